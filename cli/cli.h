@@ -1,0 +1,76 @@
+/* cli.h: what the command files share.
+ *
+ * How to add a command, in five steps:
+ *   1. Write cli/cmd-NAME.c with one entry point `int cmd_NAME(struct cli *cli, int argc, char **argv)`:
+ *      an option table, cli_start() (parses options, checks --format-version, opens the database as the
+ *      command's flags say), one library call, output through a printer (cli/sprinter.h).
+ *   2. Declare it below.
+ *   3. Add its row to the command table in cli/main.c (flags: does it need the database, read-only or
+ *      read-write, may it create it).
+ *   4. Add the file to cli_maildex_SOURCES in Makefile.am.
+ *   5. Document it in doc/maildex.1.scd and test it in test/T###-NAME.sh.
+ * Commands return an exit status (notmuch's: 0, 1 for errors, 20/21 for format versions, 75 for
+ * files that vanished during `new`). A command that grows past ~100 lines is hiding library code. */
+#ifndef MAILDEX_CLI_H
+#define MAILDEX_CLI_H
+
+#include "config-file.h"
+#include "maildex.h"
+#include "options.h"
+
+#include <stdbool.h>
+#include <talloc.h>
+
+/* Output format versions: the oldest and newest accepted (notmuch 0.37's). */
+#define FORMAT_VERSION_MIN 1
+#define FORMAT_VERSION_CURRENT 5
+#define EXIT_FORMAT_TOO_OLD 20
+#define EXIT_FORMAT_TOO_NEW 21
+
+enum command_flags {
+    CMD_CONFIG = 0,         /* needs the config only */
+    CMD_DB_READ = 1 << 0,   /* opens the database read-only */
+    CMD_DB_WRITE = 1 << 1,  /* opens the database read-write */
+    CMD_DB_CREATE = 1 << 2, /* may create the database */
+};
+
+struct cli;
+typedef int command_fn(struct cli *cli, int argc, char **argv);
+
+struct command {
+    const char *name;
+    command_fn *fn;
+    int flags;
+    const char *usage;   /* options and arguments, for help */
+    const char *summary; /* one line */
+};
+
+struct cli {
+    void *ctx;                      /* talloc root of the process */
+    const struct command *command;
+    const char *config_option;      /* --config's value, or NULL */
+    struct config *config;
+    maildex_db_t *db;               /* opened by cli_start as the flags say */
+    int format_version;
+};
+
+/* Parses the command's options (plus the shared ones: --format-version, --help), validates the format
+ * version, then opens the database if the command's flags ask for it. Returns the index of the first
+ * non-option argument, or a negative exit status to return (already reported on stderr). */
+int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts);
+
+/* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status. */
+int cli_open_db(struct cli *cli, maildex_db_mode_t mode);
+
+/* Prints "maildex CMD: message" on stderr; returns 1 (EXIT_FAILURE) for `return cli_error(...)`. */
+int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The command table, NULL-terminated (main.c). */
+extern const struct command cli_commands[];
+const struct command *cli_find_command(const char *name);
+
+command_fn cmd_help;
+command_fn cmd_config;
+command_fn cmd_setup;
+
+#endif

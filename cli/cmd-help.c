@@ -1,0 +1,30 @@
+/* `maildex help [COMMAND]` and `--help`: the command list, or one command's usage. The full text is
+ * the man page; this is the reminder that works without it. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int cmd_help(struct cli *cli, int argc, char **argv)
+{
+    const struct command *c;
+
+    (void) cli;
+    if (argc < 2) {
+        printf("Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
+               "maildex indexes the mail in your Maildirs and answers notmuch's queries.\n\n"
+               "Commands:\n");
+        for (c = cli_commands; c->name; c++)
+            printf("  %-9s %s\n", c->name, c->summary);
+        printf("\nGlobal options: --config=FILE, --version, --help.\n"
+               "Use 'maildex help COMMAND' for one command, and 'man maildex' for all.\n");
+        return EXIT_SUCCESS;
+    }
+    c = cli_find_command(argv[1]);
+    if (c == NULL) {
+        fprintf(stderr, "maildex help: no command '%s' (see 'maildex help')\n", argv[1]);
+        return EXIT_FAILURE;
+    }
+    printf("Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
+    return EXIT_SUCCESS;
+}

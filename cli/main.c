@@ -1,0 +1,168 @@
+/* maildex's entry point: the command table, global options (--config, --version, --help), loading
+ * the config, and the shared start-up every command gets through cli_start(). Commands never repeat
+ * this set-up, and this file knows nothing of any one command. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct command cli_commands[] = {
+    {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
+     "Get, set or list configuration values"},
+    {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",
+     "Write a configuration file, interactively on a terminal"},
+    {"help", cmd_help, CMD_CONFIG, "[COMMAND]", "Show help for maildex or for one command"},
+    {NULL, NULL, 0, NULL, NULL},
+};
+
+const struct command *cli_find_command(const char *name)
+{
+    for (const struct command *c = cli_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+int cli_error(struct cli *cli, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "maildex%s%s: ", cli && cli->command ? " " : "",
+            cli && cli->command ? cli->command->name : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_FAILURE;
+}
+
+int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
+{
+    char *file = config_database_file(cli->ctx, cli->config);
+    char *root = config_mail_root(cli->ctx, cli->config);
+    char *error = NULL;
+    maildex_status_t st;
+
+    if (mode == MAILDEX_DB_CREATE) {
+        char *dir = g_path_get_dirname(file);
+        g_mkdir_with_parents(dir, 0700);
+        g_free(dir);
+    }
+    st = maildex_db_open(file, root, mode, &cli->db, &error);
+    if (st != MAILDEX_STATUS_OK) {
+        if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
+            cli_error(cli, "no database at '%s': run 'maildex new' first", file);
+        else
+            cli_error(cli, "%s", error ? error : maildex_status_to_string(st));
+        free(error);
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
+static int check_format_version(struct cli *cli)
+{
+    if (cli->format_version < FORMAT_VERSION_MIN) {
+        fprintf(stderr,
+                "A caller requested output format version %d, which is no longer supported\n"
+                "by the maildex CLI (it requires at least version %d).  You may need to\n"
+                "upgrade your notmuch front-end.\n",
+                cli->format_version, FORMAT_VERSION_MIN);
+        return EXIT_FORMAT_TOO_OLD;
+    }
+    if (cli->format_version > FORMAT_VERSION_CURRENT) {
+        fprintf(stderr,
+                "A caller requested output format version %d, but the installed maildex\n"
+                "CLI only supports up to format version %d.  You may need to upgrade your\n"
+                "maildex CLI.\n",
+                cli->format_version, FORMAT_VERSION_CURRENT);
+        return EXIT_FORMAT_TOO_NEW;
+    }
+    return 0;
+}
+
+int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
+{
+    bool help = false;
+    const struct option shared[] = {
+        {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
+        {OPT_BOOL, "help", &help, NULL, NULL, NULL},
+        {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    char *error = NULL;
+    int first = options_parse(cli->ctx, argc, argv, 1, shared, &error), rc;
+    const int flags = cli->command->flags;
+
+    if (first < 0) {
+        cli_error(cli, "%s", error);
+        return -EXIT_FAILURE;
+    }
+    if (help) {
+        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
+        exit(cmd_help(cli, 2, args));
+    }
+    if ((rc = check_format_version(cli)) != 0)
+        return -rc;
+    if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
+        maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE
+                                 : (flags & CMD_DB_WRITE) ? MAILDEX_DB_READ_WRITE
+                                                          : MAILDEX_DB_READ_ONLY;
+        if ((rc = cli_open_db(cli, mode)) != 0)
+            return -rc;
+    }
+    return first;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli = {0};
+    bool version = false, help = false;
+    const struct option global[] = {
+        {OPT_STRING, "config", &cli.config_option, NULL, NULL, NULL},
+        {OPT_BOOL, "version", &version, NULL, NULL, NULL},
+        {OPT_BOOL, "help", &help, NULL, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    char *error = NULL;
+    int first, status = EXIT_FAILURE;
+
+    cli.ctx = talloc_new(NULL);
+    cli.format_version = FORMAT_VERSION_CURRENT;
+    first = options_parse(cli.ctx, argc, argv, 1, global, &error);
+    if (first < 0) {
+        cli_error(NULL, "%s", error);
+        goto done;
+    }
+    if (version) {
+        printf("maildex %s\n", maildex_version());
+        status = EXIT_SUCCESS;
+        goto done;
+    }
+    if (help || first >= argc) {
+        char *args[] = {(char *) "help", NULL};
+        status = cmd_help(&cli, 1, args);
+        goto done;
+    }
+    cli.command = cli_find_command(argv[first]);
+    if (cli.command == NULL) {
+        cli_error(NULL, "unknown command '%s' (see 'maildex help')", argv[first]);
+        goto done;
+    }
+    cli.config = config_load(cli.ctx, cli.config_option, &error);
+    if (cli.config == NULL) {
+        cli_error(&cli, "%s", error);
+        goto done;
+    }
+    status = cli.command->fn(&cli, argc - first, argv + first);
+
+done:
+    if (cli.db)
+        maildex_db_close(cli.db);
+    talloc_free(cli.ctx);
+    if (fflush(stdout) != 0 && status == EXIT_SUCCESS)
+        status = EXIT_FAILURE;
+    return status;
+}

@@ -1,0 +1,156 @@
+/* The option parser behind every command (see options.h). */
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+static const struct option *find(const struct option *opts, const char *name, size_t len)
+{
+    for (const struct option *o = opts; o->type != OPT_END; o++) {
+        if (o->type == OPT_INHERIT) {
+            const struct option *found = find(o->sub, name, len);
+            if (found)
+                return found;
+        } else if (o->name && strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+static bool parse_bool(const char *value, bool *out)
+{
+    if (strcmp(value, "true") == 0 || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+        *out = true;
+    else if (strcmp(value, "false") == 0 || strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+static int apply(void *ctx, const struct option *o, const char *value, char **error)
+{
+    switch (o->type) {
+    case OPT_BOOL: {
+        bool b = true;
+        if (value && !parse_bool(value, &b)) {
+            *error = talloc_asprintf(ctx, "unknown value for --%s: '%s' (use true or false)",
+                                     o->name, value);
+            return -1;
+        }
+        *(bool *) o->out = b;
+        return 0;
+    }
+    case OPT_KEYWORD:
+    case OPT_FLAGS:
+        for (const struct keyword *k = o->keywords; k->name; k++) {
+            if (value == NULL || strcmp(value, k->name) == 0) {
+                if (o->type == OPT_FLAGS)
+                    *(int *) o->out |= k->value;
+                else
+                    *(int *) o->out = k->value;
+                return 0;
+            }
+        }
+        *error = talloc_asprintf(ctx, "unknown keyword for --%s: '%s'", o->name,
+                                 value ? value : "");
+        return -1;
+    case OPT_INT: {
+        char *end;
+        long n;
+        errno = 0;
+        n = value ? strtol(value, &end, 10) : 0;
+        if (value == NULL || *value == '\0' || *end != '\0' || errno || n < INT_MIN || n > INT_MAX) {
+            *error = talloc_asprintf(ctx, "--%s needs an integer, not '%s'", o->name,
+                                     value ? value : "");
+            return -1;
+        }
+        *(int *) o->out = (int) n;
+        return 0;
+    }
+    case OPT_STRING:
+        if (value == NULL) {
+            *error = talloc_asprintf(ctx, "--%s needs a value", o->name);
+            return -1;
+        }
+        *(const char **) o->out = value;
+        return 0;
+    case OPT_STRINGS: {
+        char ***list = o->out;
+        size_t n = 0;
+        char **grown;
+        if (value == NULL) {
+            *error = talloc_asprintf(ctx, "--%s needs a value", o->name);
+            return -1;
+        }
+        while (*list && (*list)[n])
+            n++;
+        grown = talloc_realloc(ctx, *list, char *, n + 2);
+        if (grown == NULL) {
+            *error = talloc_strdup(ctx, "out of memory");
+            return -1;
+        }
+        grown[n] = talloc_strdup(grown, value);
+        grown[n + 1] = NULL;
+        *list = grown;
+        return 0;
+    }
+    case OPT_END:
+    case OPT_INHERIT:
+        break;
+    }
+    return -1;
+}
+
+/* Options whose value may be given as the next argument (`--format json`). Booleans and keywords
+ * never take the next argument, so `--exclude tag:x` cannot swallow the query. */
+static bool takes_separate_value(const struct option *o)
+{
+    return o->type == OPT_INT || o->type == OPT_STRING || o->type == OPT_STRINGS;
+}
+
+int options_parse(void *ctx, int argc, char **argv, int start, const struct option *opts,
+                  char **error)
+{
+    int i;
+
+    *error = NULL;
+    for (i = start; i < argc; i++) {
+        const char *arg = argv[i], *name, *eq, *value = NULL;
+        const struct option *o;
+        bool negated = false;
+
+        if (strcmp(arg, "--") == 0)
+            return i + 1;
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+            return i;
+        name = arg + 2;
+        eq = strchr(name, '=');
+        o = find(opts, name, eq ? (size_t) (eq - name) : strlen(name));
+        if (o == NULL && eq == NULL && strncmp(name, "no-", 3) == 0) {
+            o = find(opts, name + 3, strlen(name + 3));
+            negated = o && o->type == OPT_BOOL;
+            if (!negated)
+                o = NULL;
+        }
+        if (o == NULL) {
+            *error = talloc_asprintf(ctx, "unrecognized option: %s", arg);
+            return -1;
+        }
+        if (eq)
+            value = eq + 1;
+        else if (negated)
+            value = "false";
+        else if (takes_separate_value(o) && i + 1 < argc)
+            value = argv[++i];
+        if (apply(ctx, o, value, error) != 0)
+            return -1;
+        if (o->present)
+            *o->present = true;
+    }
+    return i;
+}

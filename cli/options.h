@@ -1,0 +1,40 @@
+/* options.h: declarative command-line options, notmuch's style. A command lists its options in a table;
+ * options_parse() accepts `--name=value`, `--name value`, `--name` (booleans, or the first keyword),
+ * `--no-name` (booleans), and stops at the first non-option or at `--`. It prints nothing itself: errors
+ * come back as a message the caller prints, so every command reports them the same way. */
+#ifndef MAILDEX_CLI_OPTIONS_H
+#define MAILDEX_CLI_OPTIONS_H
+
+#include <stdbool.h>
+
+struct keyword {
+    const char *name;
+    int value;
+};
+
+enum option_type {
+    OPT_END = 0,
+    OPT_BOOL,     /* bool *; --x, --no-x, --x=true|false */
+    OPT_KEYWORD,  /* int *; --x=NAME from .keywords */
+    OPT_FLAGS,    /* int *; repeatable --x=NAME, values ORed */
+    OPT_INT,      /* int *; --x=N */
+    OPT_STRING,   /* const char **; --x=TEXT */
+    OPT_STRINGS,  /* char ***: repeatable --x=TEXT, a NULL-terminated talloc array */
+    OPT_INHERIT,  /* .sub points at another table (shared options) */
+};
+
+struct option {
+    enum option_type type;
+    const char *name;
+    void *out;
+    const struct keyword *keywords;
+    const struct option *sub;
+    bool *present; /* optional: set when the option was given */
+};
+
+/* Parses argv[start..] against opts. Returns the index of the first non-option argument, or -1 with
+ * *error set to a talloc'd message on ctx ("unrecognized option: --foo"). */
+int options_parse(void *ctx, int argc, char **argv, int start, const struct option *opts,
+                  char **error);
+
+#endif

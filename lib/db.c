@@ -1,0 +1,353 @@
+/* The database handle: open (creating the file 0600 when asked), pragmas, the talloc destructor that
+ * finalizes statements before closing SQLite, error messages, transactions, the revision counter and
+ * database-stored config. What the tables mean belongs to the files that use them, not here. */
+#include "maildex-private.h"
+
+#include "fts-tokenizer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* How long a writer waits for another writer before giving up with MAILDEX_STATUS_DATABASE_BUSY. A
+ * `new` run commits in batches, so a tag from Emacs waits at most one batch. */
+#define MAILDEX_BUSY_TIMEOUT_MS 10000
+
+static int db_destructor(maildex_db_t *db)
+{
+    /* talloc runs a parent's destructor before freeing its children: free them first, so that their
+     * own destructors (one-off statements, query iterators) finalize before SQLite closes. */
+    talloc_free_children(db);
+    maildex__stmt_finalize_all(db);
+    if (db->sql) {
+        int rc = sqlite3_close(db->sql);
+        if (rc != SQLITE_OK) /* an unfinalized statement: a bug; do not leak the connection */
+            sqlite3_close_v2(db->sql);
+        db->sql = NULL;
+    }
+    return 0;
+}
+
+maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = talloc_vasprintf(db, fmt, ap);
+    va_end(ap);
+    if (msg) {
+        talloc_free(db->errmsg);
+        db->errmsg = msg;
+    }
+    return status;
+}
+
+maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context)
+{
+    maildex_status_t status;
+
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        status = MAILDEX_STATUS_DATABASE_BUSY;
+        return maildex__error(db, status,
+                              "%s: database '%s' is locked by another writer (waited %d s)", context,
+                              db->path, MAILDEX_BUSY_TIMEOUT_MS / 1000);
+    case SQLITE_NOMEM:
+        status = MAILDEX_STATUS_NO_MEMORY;
+        break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        status = MAILDEX_STATUS_DATABASE_CORRUPT;
+        break;
+    case SQLITE_READONLY:
+        status = MAILDEX_STATUS_READ_ONLY;
+        break;
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+        status = MAILDEX_STATUS_IO_ERROR;
+        break;
+    default:
+        status = MAILDEX_STATUS_DATABASE_ERROR;
+        break;
+    }
+    return maildex__error(db, status, "%s: %s", context, sqlite3_errmsg(db->sql));
+}
+
+maildex_status_t maildex__exec(maildex_db_t *db, const char *sql)
+{
+    int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? MAILDEX_STATUS_OK : maildex__sql_error(db, rc, "database error");
+}
+
+/* Creates the file with mode 0600 before SQLite sees it: mail metadata is private, and SQLite would
+ * use the umask. SQLite gives the -wal and -shm files the same mode as the database file. */
+static maildex_status_t create_private_file(const char *path, char **error_message)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+    if (fd < 0) {
+        if (error_message)
+            *error_message = g_strdup_printf("cannot create database '%s': %s", path,
+                                             strerror(errno));
+        return errno == ENOENT ? MAILDEX_STATUS_FILE_NOT_FOUND : MAILDEX_STATUS_IO_ERROR;
+    }
+    close(fd);
+    return MAILDEX_STATUS_OK;
+}
+
+static maildex_status_t configure_connection(maildex_db_t *db)
+{
+    maildex_status_t st;
+    int rc;
+
+    sqlite3_extended_result_codes(db->sql, 1);
+    sqlite3_busy_timeout(db->sql, MAILDEX_BUSY_TIMEOUT_MS);
+    rc = maildex__fts_tokenizer_register(db->sql);
+    if (rc != SQLITE_OK)
+        return maildex__sql_error(db, rc, "cannot register the full-text tokenizer");
+    /* WAL: readers (Emacs, scripts) never wait for `new`, and `new` never waits for them. NORMAL
+     * synchronous is durable across application crashes in WAL mode; a power loss may lose the last
+     * commits but never corrupts, and the next `new` redoes them. */
+    if (db->mode != MAILDEX_DB_READ_ONLY) {
+        st = maildex__exec(db, "PRAGMA journal_mode=WAL");
+        if (st)
+            return st;
+    }
+    return maildex__exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
+                             "PRAGMA cache_size=-16000; PRAGMA temp_store=MEMORY");
+}
+
+maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
+                                 maildex_db_t **out, char **error_message)
+{
+    maildex_db_t *db = NULL;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    struct stat sb;
+    int flags, rc;
+
+    *out = NULL;
+    if (error_message)
+        *error_message = NULL;
+    if (db_path == NULL || mail_root == NULL)
+        return MAILDEX_STATUS_INVALID_ARGUMENT;
+    if (stat(db_path, &sb) != 0) {
+        if (mode != MAILDEX_DB_CREATE) {
+            if (error_message)
+                *error_message = g_strdup_printf("cannot open database '%s': %s", db_path,
+                                                 strerror(errno));
+            return errno == ENOENT ? MAILDEX_STATUS_FILE_NOT_FOUND : MAILDEX_STATUS_IO_ERROR;
+        }
+        st = create_private_file(db_path, error_message);
+        if (st)
+            return st;
+    }
+
+    db = talloc_zero(NULL, maildex_db_t);
+    if (db == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
+    talloc_set_destructor(db, db_destructor);
+    db->mode = mode;
+    db->path = talloc_strdup(db, db_path);
+    db->mail_root = talloc_strdup(db, mail_root);
+    db->errmsg = talloc_strdup(db, "");
+    if (!db->path || !db->mail_root || !db->errmsg) {
+        st = MAILDEX_STATUS_NO_MEMORY;
+        goto done;
+    }
+
+    flags = (mode == MAILDEX_DB_READ_ONLY ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
+            SQLITE_OPEN_NOMUTEX;
+    rc = sqlite3_open_v2(db_path, &db->sql, flags, NULL);
+    if (rc != SQLITE_OK) {
+        st = maildex__sql_error(db, rc, "cannot open database");
+        goto done;
+    }
+    st = configure_connection(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__migrate(db);
+
+done:
+    if (st != MAILDEX_STATUS_OK) {
+        if (error_message && db && db->errmsg)
+            *error_message = g_strdup_printf("%s%s", db->errmsg[0] ? "" : "cannot open database: ",
+                                             db->errmsg[0] ? db->errmsg
+                                                           : maildex_status_to_string(st));
+        talloc_free(db);
+        return st;
+    }
+    *out = db;
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex_db_close(maildex_db_t *db)
+{
+    if (db)
+        talloc_free(db);
+    return MAILDEX_STATUS_OK;
+}
+
+const char *maildex_db_errmsg(maildex_db_t *db)
+{
+    return db && db->errmsg ? db->errmsg : "";
+}
+
+const char *maildex_db_path(maildex_db_t *db)
+{
+    return db->path;
+}
+
+const char *maildex_db_mail_root(maildex_db_t *db)
+{
+    return db->mail_root;
+}
+
+maildex_status_t maildex__begin(maildex_db_t *db)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st;
+    int rc;
+
+    if (db->mode == MAILDEX_DB_READ_ONLY)
+        return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
+                              db->path);
+    if (db->in_transaction++ > 0)
+        return MAILDEX_STATUS_OK;
+    st = maildex__stmt(db, MAILDEX__STMT_BEGIN, &stmt);
+    if (st == MAILDEX_STATUS_OK) {
+        rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+        if (rc != SQLITE_DONE)
+            st = maildex__sql_error(db, rc, "cannot start a write transaction");
+    }
+    if (st != MAILDEX_STATUS_OK)
+        db->in_transaction = 0;
+    db->revision_bumped = 0;
+    return st;
+}
+
+maildex_status_t maildex__commit(maildex_db_t *db)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st;
+    int rc;
+
+    if (db->in_transaction == 0 || --db->in_transaction > 0)
+        return MAILDEX_STATUS_OK;
+    st = maildex__stmt(db, MAILDEX__STMT_COMMIT, &stmt);
+    if (st)
+        return st;
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) {
+        st = maildex__sql_error(db, rc, "cannot commit");
+        if (!sqlite3_get_autocommit(db->sql))
+            maildex__exec(db, "ROLLBACK");
+    }
+    return st;
+}
+
+void maildex__rollback(maildex_db_t *db)
+{
+    db->in_transaction = 0;
+    if (!sqlite3_get_autocommit(db->sql))
+        sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_REVISION_BUMP, &stmt);
+    int rc;
+
+    if (st)
+        return st;
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW) {
+        st = maildex__sql_error(db, sqlite3_reset(stmt), "cannot update the database revision");
+        return st;
+    }
+    *revision = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    db->revision_bumped = 1;
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex_db_revision(maildex_db_t *db, const char **uuid, uint64_t *revision)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st;
+    const char *keys[2] = {"uuid", "revision"};
+
+    for (int i = 0; i < 2; i++) {
+        st = maildex__stmt(db, MAILDEX__STMT_META_GET, &stmt);
+        if (st)
+            return st;
+        sqlite3_bind_text(stmt, 1, keys[i], -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) != SQLITE_ROW)
+            return maildex__sql_error(db, sqlite3_reset(stmt), "cannot read the database revision");
+        if (i == 0) {
+            talloc_free(db->uuid);
+            db->uuid = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
+            if (uuid)
+                *uuid = db->uuid;
+        } else if (revision) {
+            *revision = (uint64_t) sqlite3_column_int64(stmt, 0);
+        }
+        sqlite3_reset(stmt);
+    }
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex_db_config_get(maildex_db_t *db, const char *key, const char **value)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_CONFIG_GET, &stmt);
+    int rc;
+
+    *value = NULL;
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        talloc_free(db->config_value);
+        db->config_value = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
+        *value = db->config_value;
+    } else if (rc != SQLITE_DONE) {
+        st = maildex__sql_error(db, sqlite3_reset(stmt), "cannot read config");
+    }
+    sqlite3_reset(stmt);
+    return st;
+}
+
+maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const char *value)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__begin(db);
+    int rc;
+
+    if (st)
+        return st;
+    st = maildex__stmt(db, value ? MAILDEX__STMT_CONFIG_SET : MAILDEX__STMT_CONFIG_DELETE, &stmt);
+    if (st == MAILDEX_STATUS_OK) {
+        sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+        if (value)
+            sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
+        rc = sqlite3_step(stmt);
+        if (rc != SQLITE_DONE)
+            st = maildex__sql_error(db, sqlite3_reset(stmt), "cannot store config");
+        sqlite3_reset(stmt);
+    }
+    if (st) {
+        maildex__rollback(db);
+        return st;
+    }
+    return maildex__commit(db);
+}

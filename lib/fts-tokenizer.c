@@ -1,0 +1,317 @@
+/* The "maildex" FTS5 tokenizer: FTS5's unicode61 plus colocated Snowball English stems, and the quoting
+ * helpers the query planner builds MATCH strings with (see fts-tokenizer.h for the index layout and the
+ * query forms). It wraps unicode61 the way FTS5's own porter tokenizer does (fts5_tokenize.c): the wrapped
+ * tokenizer is found through fts5_api.xFindTokenizer when a table is opened.
+ *
+ * It must stay deterministic: a contentless table deletes a row by re-tokenizing the original text, so the
+ * same input must always produce the same tokens. It must not keep state between xTokenize calls other than
+ * the stemmer, which is not thread-safe and so belongs to one tokenizer instance (FTS5 makes one per table
+ * per connection, used by one thread at a time). */
+#include "fts-tokenizer.h"
+
+#include <libstemmer.h>
+#include <stdint.h>
+#include <string.h>
+#include <talloc.h>
+
+/* Snowball costs ~0.25 us a word, most of indexing time; mail vocabulary is Zipf-shaped, so a small
+ * direct-mapped cache of recent stems answers most words. */
+#define STEM_CACHE_SLOTS 4096
+
+struct stem_slot {
+    unsigned char ntok, nstem; /* ntok 0: empty */
+    char tok[MAILDEX_FTS_MAX_STEM_BYTES];
+    char stem[MAILDEX_FTS_MAX_STEM_BYTES];
+};
+
+/* One tokenizer instance: the wrapped unicode61 instance and this instance's stemmer and cache. */
+struct fts_tokenizer {
+    fts5_tokenizer inner_methods;
+    Fts5Tokenizer *inner;
+    struct sb_stemmer *stemmer;
+    struct stem_slot *cache; /* allocated on first use; NULL if that failed */
+    int cache_failed;
+};
+
+/* State for one xTokenize call, passed through unicode61 to our xToken wrappers. */
+struct emit_ctx {
+    struct fts_tokenizer *tok;
+    void *fts_ctx;
+    int (*xToken)(void *, int, const char *, int, int, int);
+    int offset; /* bytes skipped before the text given to unicode61 (the stem marker) */
+    char buf[1 + MAILDEX_FTS_MAX_STEM_BYTES];
+};
+
+typedef int (*token_fn)(void *, int, const char *, int, int, int);
+
+static fts5_api *fts5_api_from_db(sqlite3 *db)
+{
+    fts5_api *api = NULL;
+    sqlite3_stmt *stmt = NULL;
+
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, NULL) == SQLITE_OK) {
+        sqlite3_bind_pointer(stmt, 1, (void *) &api, "fts5_api_ptr", NULL);
+        sqlite3_step(stmt);
+    }
+    sqlite3_finalize(stmt);
+    return api;
+}
+
+static struct stem_slot *cache_slot(struct fts_tokenizer *tok, const char *t, int n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+
+    if (!tok->cache && !tok->cache_failed) {
+        tok->cache = talloc_zero_array(tok, struct stem_slot, STEM_CACHE_SLOTS);
+        tok->cache_failed = !tok->cache; /* run uncached rather than fail */
+    }
+    if (!tok->cache)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (unsigned char) t[i]) * 16777619u;
+    return &tok->cache[h % STEM_CACHE_SLOTS];
+}
+
+/* The effective stem of a unicode61 token: its Snowball stem, or the token itself when it is too long to
+ * stem. Sets *stem (valid until the next call, or tok itself) and *nstem. Returns SQLITE_OK, or
+ * SQLITE_NOMEM. */
+static int effective_stem(struct fts_tokenizer *tok, const char *t, int n, const char **stem, int *nstem)
+{
+    struct stem_slot *slot;
+    const sb_symbol *s;
+    int ns;
+
+    *stem = t;
+    *nstem = n;
+    if (n > MAILDEX_FTS_MAX_STEM_BYTES || n <= 0)
+        return SQLITE_OK;
+    slot = cache_slot(tok, t, n);
+    if (slot && slot->ntok == n && memcmp(slot->tok, t, (size_t) n) == 0)
+        goto found;
+    s = sb_stemmer_stem(tok->stemmer, (const sb_symbol *) t, n);
+    if (!s)
+        return SQLITE_NOMEM;
+    ns = sb_stemmer_length(tok->stemmer);
+    /* English stems never grow, but the buffers must not depend on it. */
+    if (ns <= 0 || ns > MAILDEX_FTS_MAX_STEM_BYTES) {
+        s = (const sb_symbol *) t;
+        ns = n;
+    }
+    if (!slot) {
+        *stem = (const char *) s;
+        *nstem = ns;
+        return SQLITE_OK;
+    }
+    slot->ntok = (unsigned char) n;
+    slot->nstem = (unsigned char) ns;
+    memcpy(slot->tok, t, (size_t) n);
+    memcpy(slot->stem, s, (size_t) ns);
+found:
+    *stem = slot->stem;
+    *nstem = slot->nstem;
+    return SQLITE_OK;
+}
+
+static int same_bytes(const char *a, int na, const char *b, int nb)
+{
+    return na == nb && memcmp(a, b, (size_t) na) == 0;
+}
+
+/* Document mode: the token, then its marked stem at the same position when the stem differs. */
+static int emit_document(void *p, int tflags, const char *t, int n, int start, int end)
+{
+    struct emit_ctx *c = p;
+    const char *stem;
+    int rc, ns;
+
+    rc = c->xToken(c->fts_ctx, tflags, t, n, start, end);
+    if (rc == SQLITE_OK)
+        rc = effective_stem(c->tok, t, n, &stem, &ns);
+    if (rc != SQLITE_OK || same_bytes(stem, ns, t, n))
+        return rc;
+    c->buf[0] = MAILDEX_FTS_STEM_MARKER;
+    memcpy(c->buf + 1, stem, (size_t) ns);
+    return c->xToken(c->fts_ctx, FTS5_TOKEN_COLOCATED, c->buf, ns + 1, start, end);
+}
+
+/* Stemmed query mode: the synonym set { marker+s, s } for s = stem(t), the plain s only when it is its own
+ * stem (a document word equal to s is indexed under stem(s), which must be s to match). A token too long to
+ * stem can only match itself. */
+static int emit_stemmed_query(void *p, int tflags, const char *t, int n, int start, int end)
+{
+    struct emit_ctx *c = p;
+    const char *stem, *stem2;
+    int rc, ns, ns2;
+
+    start += c->offset;
+    end += c->offset;
+    if (n > MAILDEX_FTS_MAX_STEM_BYTES)
+        return c->xToken(c->fts_ctx, tflags, t, n, start, end);
+    rc = effective_stem(c->tok, t, n, &stem, &ns);
+    if (rc != SQLITE_OK)
+        return rc;
+    c->buf[0] = MAILDEX_FTS_STEM_MARKER;
+    memcpy(c->buf + 1, stem, (size_t) ns);
+    rc = c->xToken(c->fts_ctx, tflags, c->buf, ns + 1, start, end);
+    if (rc == SQLITE_OK)
+        rc = effective_stem(c->tok, c->buf + 1, ns, &stem2, &ns2);
+    if (rc != SQLITE_OK || !same_bytes(stem2, ns2, c->buf + 1, ns))
+        return rc;
+    return c->xToken(c->fts_ctx, FTS5_TOKEN_COLOCATED, c->buf + 1, ns, start, end);
+}
+
+/* Exact query mode with the marker skipped (prefix queries): unicode61's tokens, offsets shifted back. */
+static int emit_shifted(void *p, int tflags, const char *t, int n, int start, int end)
+{
+    struct emit_ctx *c = p;
+
+    return c->xToken(c->fts_ctx, tflags, t, n, start + c->offset, end + c->offset);
+}
+
+static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *text, int ntext,
+                        token_fn xToken)
+{
+    struct fts_tokenizer *tok = (struct fts_tokenizer *) p;
+    struct emit_ctx c = {.tok = tok, .fts_ctx = fts_ctx, .xToken = xToken};
+    int marked = ntext > 0 && text[0] == MAILDEX_FTS_STEM_MARKER;
+    token_fn fn;
+
+    if (flags & FTS5_TOKENIZE_DOCUMENT) {
+        fn = emit_document;
+    } else if ((flags & FTS5_TOKENIZE_QUERY) && marked) {
+        /* A stemmed prefix ("\x01plan"*) would only add stems that start with "plan"; exact prefixes
+         * already find every word those stems came from. */
+        fn = (flags & FTS5_TOKENIZE_PREFIX) ? emit_shifted : emit_stemmed_query;
+        c.offset = 1;
+        text++;
+        ntext--;
+    } else {
+        /* Exact queries and FTS5_TOKENIZE_AUX (highlight, snippet): plain tokens, same positions. */
+        return tok->inner_methods.xTokenize(tok->inner, fts_ctx, flags, text, ntext, xToken);
+    }
+    return tok->inner_methods.xTokenize(tok->inner, &c, flags, text, ntext, fn);
+}
+
+static int fts_tokenizer_destructor(struct fts_tokenizer *tok)
+{
+    if (tok->inner)
+        tok->inner_methods.xDelete(tok->inner);
+    if (tok->stemmer)
+        sb_stemmer_delete(tok->stemmer);
+    return 0;
+}
+
+static void fts_delete(Fts5Tokenizer *p)
+{
+    talloc_free(p);
+}
+
+/* Arguments for unicode61: ours first, so the table's own arguments (which come later) win. A "\x01" in an
+ * argument (tokenchars) would let documents forge stems, so it is refused. */
+static const char **inner_args(void *ctx, const char **argv, int argc, int *nout)
+{
+    const char **args = talloc_array(ctx, const char *, (size_t) argc + 2);
+
+    if (!args)
+        return NULL;
+    args[0] = "remove_diacritics";
+    args[1] = "2";
+    for (int i = 0; i < argc; i++) {
+        if (strchr(argv[i], MAILDEX_FTS_STEM_MARKER))
+            return NULL;
+        args[i + 2] = argv[i];
+    }
+    *nout = argc + 2;
+    return args;
+}
+
+static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **out)
+{
+    fts5_api *api = user;
+    struct fts_tokenizer *tok = talloc_zero(NULL, struct fts_tokenizer);
+    void *inner_user = NULL;
+    const char **args;
+    int rc = SQLITE_NOMEM, nargs = 0;
+
+    *out = NULL;
+    if (!tok)
+        goto done;
+    talloc_set_destructor(tok, fts_tokenizer_destructor);
+    tok->stemmer = sb_stemmer_new("english", "UTF_8");
+    if (!tok->stemmer)
+        goto done;
+    rc = api->xFindTokenizer(api, "unicode61", &inner_user, &tok->inner_methods);
+    if (rc != SQLITE_OK)
+        goto done;
+    rc = SQLITE_ERROR;
+    args = inner_args(tok, argv, argc, &nargs);
+    if (!args)
+        goto done;
+    rc = tok->inner_methods.xCreate(inner_user, args, nargs, &tok->inner);
+    talloc_free(args);
+    if (rc != SQLITE_OK)
+        tok->inner = NULL; /* unicode61 cleans up after itself */
+    if (rc == SQLITE_OK) {
+        *out = (Fts5Tokenizer *) tok;
+        tok = NULL;
+    }
+done:
+    talloc_free(tok);
+    return rc;
+}
+
+int maildex__fts_tokenizer_register(sqlite3 *db)
+{
+    static fts5_tokenizer methods = {fts_create, fts_delete, fts_tokenize};
+    fts5_api *api = fts5_api_from_db(db);
+
+    /* xFindTokenizer and the v2 layout we rely on appeared in iVersion 2. */
+    if (!api || api->iVersion < 2)
+        return SQLITE_ERROR;
+    /* The api pointer lives as long as the connection, and so does every tokenizer made from it. */
+    return api->xCreateTokenizer(api, MAILDEX_FTS_TOKENIZER_NAME, api, &methods, NULL);
+}
+
+/* Builds '"' + [marker] + text (quotes doubled, markers blanked) + '"' + tail. */
+static const char *quote(void *ctx, const char *text, int stemmed, const char *tail)
+{
+    size_t n = 0;
+    char *out, *p;
+
+    if (!text)
+        return NULL;
+    for (const char *s = text; *s; s++)
+        n += *s == '"' ? 2 : 1;
+    out = talloc_size(ctx, n + 3 + (size_t) stemmed + strlen(tail));
+    if (!out)
+        return NULL;
+    p = out;
+    *p++ = '"';
+    /* Inside the literal, so the tokenizer sees the marker as the string's first byte. */
+    if (stemmed)
+        *p++ = MAILDEX_FTS_STEM_MARKER;
+    for (const char *s = text; *s; s++) {
+        *p++ = *s == MAILDEX_FTS_STEM_MARKER ? ' ' : *s;
+        if (*s == '"')
+            *p++ = '"';
+    }
+    *p++ = '"';
+    strcpy(p, tail);
+    talloc_set_name_const(out, "fts match string");
+    return out;
+}
+
+const char *maildex__fts_match_quote(void *ctx, const char *text)
+{
+    return quote(ctx, text, 0, "");
+}
+
+const char *maildex__fts_match_stemmed(void *ctx, const char *text)
+{
+    return quote(ctx, text, 1, "");
+}
+
+const char *maildex__fts_match_prefix(void *ctx, const char *text)
+{
+    return quote(ctx, text, 0, "*");
+}

@@ -1,0 +1,67 @@
+/* The "maildex" FTS5 tokenizer and the helpers that build FTS5 MATCH strings for it.
+ *
+ * One FTS5 index answers both exact and stemmed word queries, as Xapian's `plans` + `Zplan` terms do for
+ * notmuch. Documents are tokenized by FTS5's unicode61 (remove_diacritics 2: accents are folded on purpose,
+ * a documented deviation from notmuch) and every token t is indexed as t; when its Snowball English stem
+ * differs, "\x01" + stem(t) is indexed too, colocated (same position). Tokens longer than
+ * MAILDEX_FTS_MAX_STEM_BYTES are indexed but never stemmed. unicode61 never emits control characters, so
+ * the "\x01" namespace holds only stems.
+ *
+ * How the query planner builds MATCH strings (every user value goes through one of the helpers below, and
+ * the whole string is bound with sqlite3_bind_text, never spliced into SQL):
+ *   exact word       maildex__fts_match_quote(ctx, "Plans")       -> "Plans"          finds plans only
+ *   stemmed word     maildex__fts_match_stemmed(ctx, "plans")     -> "\x01plans"      finds plan, plans, planning
+ *   phrase           maildex__fts_match_quote(ctx, "lunch plans") -> "lunch plans"    adjacent, unstemmed
+ *                    (notmuch's a-b-c / a.b.c phrases are the same: unicode61 splits them into a phrase)
+ *   prefix           maildex__fts_match_prefix(ctx, "lun")        -> "lun"*           plain tokens only
+ *   column filter    "{subject} : (" expr ")" or "subject : " phrase — column names come from the planner's
+ *                    own table, never from the user
+ *   and/or/not/near  FTS5's AND, OR, NOT, NEAR(p1 p2, N) between the pieces above
+ * notmuch stems lower-case unprefixed words and body:/to: words; from:, subject:, capitalised words and
+ * phrases use the exact form (notmuch-compat.md 3.2, 3.4).
+ *
+ * A query string that starts with "\x01" is tokenized as stemmed: each token w becomes the FTS5 synonym set
+ * { "\x01" + s, s } with s = stem(w), FTS5's query-side synonyms (colocated query tokens are alternatives
+ * at one position, see FTS5_TOKEN_COLOCATED in sqlite3.h), so stemmed words also work inside phrases and
+ * NEAR groups. The plain alternative s is offered only when stem(s) == s: Snowball is not idempotent
+ * (agreed -> agre -> agr), and a document holding the literal word "agre" has stem "agr", not "agre", so
+ * Xapian would not match it and neither do we.
+ *
+ * Vocabulary scans (fts5vocab, "did you mean") must skip terms that start with "\x01".
+ * This file must not know the schema or the query grammar: it only tokenizes and quotes. */
+#ifndef MAILDEX_FTS_TOKENIZER_H
+#define MAILDEX_FTS_TOKENIZER_H
+
+#include <sqlite3.h>
+
+/* The tokenizer's name, for CREATE VIRTUAL TABLE ... USING fts5(..., tokenize='maildex'). Extra words after
+ * the name are passed on to unicode61 (for example tokenize='maildex tokenchars ''-_''). */
+#define MAILDEX_FTS_TOKENIZER_NAME "maildex"
+
+/* First byte of an indexed stem, and of a query string that asks for stemming. */
+#define MAILDEX_FTS_STEM_MARKER '\x01'
+
+/* Tokens longer than this many bytes are indexed as they are and never stemmed (Xapian's TermGenerator
+ * skips words over 64 bytes altogether). */
+#define MAILDEX_FTS_MAX_STEM_BYTES 64
+
+/* Registers the "maildex" tokenizer on db. Call once per connection, before any statement touches an FTS5
+ * table that uses it. Returns SQLITE_OK, or an SQLite error code (SQLITE_ERROR when the SQLite library has
+ * no FTS5); the message is left in sqlite3_errmsg(db) where SQLite set one. */
+int maildex__fts_tokenizer_register(sqlite3 *db);
+
+/* Returns text as an FTS5 string literal: wrapped in double quotes, each '"' doubled, and any "\x01" byte
+ * replaced by a space so that user text can never ask for stemming (unicode61 treats both as separators).
+ * FTS5 tokenizes the literal as one word, or as a phrase when it holds several words. The result is
+ * allocated on ctx; NULL when text is NULL or memory runs out. */
+const char *maildex__fts_match_quote(void *ctx, const char *text);
+
+/* Like maildex__fts_match_quote, but the literal starts with the stem marker, so it matches every word
+ * with the same Snowball stem (a phrase of stems when text holds several words). */
+const char *maildex__fts_match_stemmed(void *ctx, const char *text);
+
+/* Like maildex__fts_match_quote, followed by FTS5's prefix operator: matches exact words that start with
+ * text (when text holds several words, a phrase whose last word is the prefix). */
+const char *maildex__fts_match_prefix(void *ctx, const char *text);
+
+#endif

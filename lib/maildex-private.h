@@ -1,0 +1,57 @@
+/* maildex-private.h: what the library's files share and nobody outside lib/ may see: the database
+ * struct, the sticky-status helpers and the embedded migrations. Nothing here is API. */
+#ifndef MAILDEX_PRIVATE_H
+#define MAILDEX_PRIVATE_H
+
+#include "maildex.h"
+#include "stmt.h"
+
+#include <sqlite3.h>
+#include <talloc.h>
+
+struct maildex_db {
+    sqlite3 *sql;
+    char *path;
+    char *mail_root;
+    maildex_db_mode_t mode;
+    char *errmsg;                         /* talloc child; "" when there is none */
+    char *uuid;                           /* read lazily */
+    char *config_value;                   /* last maildex_db_config_get result */
+    sqlite3_stmt *stmts[MAILDEX__STMT_COUNT]; /* the statement cache (stmt.c) */
+    int in_transaction;                   /* nesting depth of maildex__begin */
+    int revision_bumped;                  /* this transaction already bumped meta.revision */
+};
+
+/* sql/NNNN-name.sql, compiled in by sql/embed.awk. */
+struct maildex__migration {
+    int version;
+    const char *name;
+    const char *sql;
+};
+extern const struct maildex__migration maildex__migrations[];
+extern const int maildex__migration_count;
+
+/* Applies every migration newer than the database's user_version, each in its own transaction. */
+maildex_status_t maildex__migrate(maildex_db_t *db);
+
+/* Records a formatted message as db's error message and returns status, so callers can write
+ * `return maildex__error(db, MAILDEX_STATUS_DATABASE_ERROR, "cannot ...: %s", ...)`. */
+maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Maps a SQLite result code to a status, recording sqlite3_errmsg with context as the error message. */
+maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context);
+
+/* Write transactions. begin is BEGIN IMMEDIATE (so the busy timeout applies at the start, not at the
+ * first write); nested calls only count. commit/rollback end the outermost one. */
+maildex_status_t maildex__begin(maildex_db_t *db);
+maildex_status_t maildex__commit(maildex_db_t *db);
+void maildex__rollback(maildex_db_t *db);
+
+/* Bumps meta.revision once per write transaction and returns the new revision in *revision. */
+maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision);
+
+/* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
+maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);
+
+#endif

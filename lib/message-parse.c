@@ -1,0 +1,873 @@
+/* Parse one mail file into a struct maildex__parsed_message (see message-parse.h).
+ *
+ * The behaviour copies notmuch 0.37 where the index depends on it: headers are fetched the way
+ * lib/message-file.c does (gmime's value, decoded once more with g_mime_utils_header_decode_text),
+ * Message-IDs are parsed as lib/message-id.c does (but in linear time), the parent is chosen as
+ * lib/add-message.cc does, and the MIME walk follows lib/index.cc's _index_mime_part. Every gmime
+ * object is held by a talloc destructor so any exit path releases it. This file must keep no
+ * mutable static state (it runs on several threads at once) and must stay linear in the input:
+ * no step may rescan what it has already produced. */
+#include "message-parse.h"
+#include "html-text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gmime/gmime.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <talloc.h>
+#include <unistd.h>
+
+/* ---- ownership of foreign objects ------------------------------------------------------------ */
+
+struct held {
+    void *object;
+    void (*release)(void *object);
+};
+
+static int held_destroy(struct held *h)
+{
+    if (h->object)
+        h->release(h->object);
+    return 0;
+}
+
+/* Hands `object` (a reference we own) to a talloc child of `ctx`; releases it at once and returns
+ * NULL if even that allocation fails. */
+static void *hold(void *ctx, void *object, void (*release)(void *))
+{
+    struct held *h;
+
+    if (object == NULL)
+        return NULL;
+    h = talloc(ctx, struct held);
+    if (h == NULL) {
+        release(object);
+        return NULL;
+    }
+    h->object = object;
+    h->release = release;
+    talloc_set_destructor(h, held_destroy);
+    return object;
+}
+
+static void release_gobject(void *object)
+{
+    g_object_unref(object);
+}
+
+static void release_hash(void *table)
+{
+    g_hash_table_unref(table);
+}
+
+static void *hold_gobject(void *ctx, void *object)
+{
+    return hold(ctx, object, release_gobject);
+}
+
+/* ---- growing byte buffers -------------------------------------------------------------------- */
+
+struct buf {
+    void *ctx;
+    char *data;
+    size_t len, cap;
+    bool failed; /* sticky: out of memory */
+};
+
+static void buf_add(struct buf *b, const char *p, size_t n)
+{
+    if (b->failed || n == 0)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        char *grown;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        grown = talloc_realloc(b->ctx, b->data, char, cap);
+        if (grown == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+/* Appends `s`, preceded by `sep` when the buffer already holds something. */
+static void buf_add_item(struct buf *b, const char *s, size_t n, char sep)
+{
+    if (n == 0)
+        return;
+    if (b->len > 0)
+        buf_add(b, &sep, 1);
+    buf_add(b, s, n);
+}
+
+/* The buffer's string, or "" when empty; NULL only when out of memory. */
+static char *buf_string(struct buf *b)
+{
+    if (b->failed)
+        return NULL;
+    return b->data ? b->data : talloc_strdup(b->ctx, "");
+}
+
+/* ---- text clean-up --------------------------------------------------------------------------- */
+
+/* Appends the valid UTF-8 of p[0..n) to b, dropping every byte that is not part of a valid
+ * sequence (and NULs, which g_utf8_validate stops at). */
+static void add_valid_utf8(struct buf *b, const char *p, size_t n)
+{
+    while (n > 0) {
+        const gchar *end;
+        g_utf8_validate(p, (gssize) n, &end);
+        buf_add(b, p, (size_t) (end - p));
+        n -= (size_t) (end - p);
+        p = end;
+        if (n > 0) {
+            p++;
+            n--;
+        }
+    }
+}
+
+static char *valid_utf8_copy(void *ctx, const char *s)
+{
+    struct buf b = {.ctx = ctx};
+
+    if (s == NULL)
+        return NULL;
+    add_valid_utf8(&b, s, strlen(s));
+    return buf_string(&b);
+}
+
+/* Drops NULs and turns CRLF into LF, in place; returns the new length. */
+static size_t squeeze_nul_crlf(char *p, size_t n)
+{
+    size_t out = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\0')
+            continue;
+        if (p[i] == '\r' && i + 1 < n && p[i + 1] == '\n')
+            continue;
+        p[out++] = p[i];
+    }
+    return out;
+}
+
+static bool is_octal(char c)
+{
+    return c >= '0' && c <= '7';
+}
+
+/* Does the line hold "begin NNN " (notmuch's uuencode start marker, found anywhere on the line)? */
+static bool uuencode_begins(const char *line, size_t n)
+{
+    for (size_t i = 0; i + 10 <= n; i++) {
+        if (memcmp(line + i, "begin ", 6) == 0 && is_octal(line[i + 6]) && is_octal(line[i + 7]) &&
+            is_octal(line[i + 8]) && line[i + 9] == ' ')
+            return true;
+        if (line[i] == '\n')
+            break;
+    }
+    return false;
+}
+
+/* An "M" line of uuencoded data: 'M' then only bytes in ' '..'`'. */
+static bool uuencode_data_line(const char *line, size_t n)
+{
+    if (n == 0 || line[0] != 'M')
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (line[i] < ' ' || line[i] > '`')
+            return false;
+    return true;
+}
+
+/* Appends text to b line by line, leaving out uuencoded blocks as notmuch's index filter does. */
+static void add_without_uuencode(struct buf *b, const char *p, size_t n)
+{
+    bool in_block = false;
+    size_t start = 0;
+
+    while (start < n) {
+        const char *nl = memchr(p + start, '\n', n - start);
+        size_t end = nl ? (size_t) (nl - p) : n;
+        size_t line_len = end - start;
+        bool skip = in_block && uuencode_data_line(p + start, line_len);
+
+        if (!skip) {
+            in_block = uuencode_begins(p + start, line_len);
+            add_valid_utf8(b, p + start, line_len + (nl ? 1 : 0));
+        }
+        start = end + (nl ? 1 : 0);
+    }
+}
+
+/* ---- Message-IDs (lib/message-id.c) ---------------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Skips whitespace and (nested, backslash-escaped) RFC 822 comments. */
+static const char *skip_space_and_comments(const char *s)
+{
+    while (*s && (is_blank(*s) || *s == '(')) {
+        while (*s && is_blank(*s))
+            s++;
+        if (*s == '(') {
+            int nesting = 1;
+            s++;
+            while (*s && nesting) {
+                if (*s == '(')
+                    nesting++;
+                else if (*s == ')')
+                    nesting--;
+                else if (*s == '\\' && s[1])
+                    s++;
+                s++;
+            }
+        }
+    }
+    return s;
+}
+
+/* One id from a list such as References: notmuch's _notmuch_message_id_parse, quirks included
+ * (a one-character id is rejected, an unterminated "<id" is accepted), but with spaces and tabs
+ * removed in one pass. *next is left after the id; NULL when there is none. */
+static char *message_id_parse(void *ctx, const char *s, const char **next)
+{
+    const char *end;
+    char *result;
+    size_t n = 0;
+
+    s = skip_space_and_comments(s);
+    while (*s && *s != '<')
+        s++;
+    if (*s != '<') {
+        *next = s;
+        return NULL;
+    }
+    s = skip_space_and_comments(s + 1);
+    for (end = s; *end && *end != '>'; end++)
+        ;
+    *next = *end ? end + 1 : end;
+    if (end > s && *end == '>')
+        end--;
+    if (end <= s)
+        return NULL;
+    result = talloc_size(ctx, (size_t) (end - s) + 2);
+    if (result == NULL)
+        return NULL;
+    for (const char *p = s; p <= end && *p; p++)
+        if (*p != ' ' && *p != '\t')
+            result[n++] = *p;
+    result[n] = '\0';
+    return result;
+}
+
+/* notmuch's _notmuch_message_id_parse_strict: the whole value must be one "<id>" without blanks. */
+static char *message_id_parse_strict(void *ctx, const char *s)
+{
+    const char *end;
+
+    while (is_blank(*s))
+        s++;
+    if (*s != '<')
+        return NULL;
+    s++;
+    for (end = s; *end && *end != '>'; end++)
+        if (is_blank(*end))
+            return NULL;
+    if (*end != '>')
+        return NULL;
+    for (const char *rest = end + 1; *rest; rest++)
+        if (!is_blank(*rest))
+            return NULL;
+    return talloc_strndup(ctx, s, (size_t) (end - s));
+}
+
+/* ---- headers --------------------------------------------------------------------------------- */
+
+/* The first header `name` of obj, decoded as notmuch does (gmime's value, then decode_text), as
+ * valid UTF-8 under ctx; NULL when absent. */
+static char *get_header(void *ctx, GMimeObject *obj, const char *name)
+{
+    const char *value = g_mime_object_get_header(obj, name);
+    char *decoded, *result;
+
+    if (value == NULL)
+        return NULL;
+    decoded = g_mime_utils_header_decode_text(NULL, value);
+    result = valid_utf8_copy(ctx, decoded ? decoded : value);
+    g_free(decoded);
+    return result;
+}
+
+static bool empty(const char *s)
+{
+    return s == NULL || *s == '\0';
+}
+
+/* notmuch's _thread_cleanup_author: "Last, First" becomes "First Last" when the From header
+ * contains "First.Last" (Exchange's habit), otherwise the name is kept. */
+static char *cleanup_author(void *ctx, const char *author, const char *from)
+{
+    const char *comma = strchr(author, ',');
+    const char *first;
+    char *clean, *probe;
+
+    if (comma == NULL || comma[1] == '\0')
+        return talloc_strdup(ctx, author);
+    for (first = comma + 1; *first == ' '; first++)
+        ;
+    clean = talloc_asprintf(ctx, "%s %.*s", first, (int) (comma - author), author);
+    probe = talloc_strdup(ctx, clean);
+    if (clean == NULL || probe == NULL)
+        return NULL;
+    for (char *p = probe; *p; p++)
+        if (*p == ' ')
+            *p = '.';
+    if (strcasestr(from, probe) == NULL) {
+        talloc_free(clean);
+        clean = talloc_strdup(ctx, author);
+    }
+    talloc_free(probe);
+    return clean;
+}
+
+/* The author notmuch shows for a message: the first From address's display name, else its
+ * address; "" when From has no address. */
+static char *author_of(void *ctx, const char *from)
+{
+    InternetAddressList *list;
+    InternetAddress *address;
+    const char *author = NULL;
+    void *tmp = talloc_new(ctx);
+    char *result = NULL;
+
+    if (tmp == NULL)
+        return NULL;
+    list = hold_gobject(tmp, internet_address_list_parse(NULL, from));
+    address = list && internet_address_list_length(list) > 0
+                  ? internet_address_list_get_address(list, 0)
+                  : NULL;
+    if (address) {
+        author = internet_address_get_name(address);
+        if (empty(author) && INTERNET_ADDRESS_IS_MAILBOX(address))
+            author = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
+    }
+    if (empty(author))
+        result = talloc_strdup(ctx, "");
+    else
+        result = cleanup_author(ctx, author, from);
+    talloc_free(tmp);
+    return valid_utf8_copy(ctx, result);
+}
+
+static int64_t parse_date(const char *date)
+{
+    GDateTime *parsed;
+    int64_t seconds;
+
+    if (empty(date))
+        return 0;
+    parsed = g_mime_utils_header_decode_date(date);
+    if (parsed == NULL)
+        return 0;
+    seconds = g_date_time_to_unix(parsed);
+    g_date_time_unref(parsed);
+    /* notmuch clamps pre-epoch dates (gnome bug 779923 workaround). */
+    return seconds < 0 ? 0 : seconds;
+}
+
+/* ---- references and parent (lib/add-message.cc) --------------------------------------------- */
+
+struct refs {
+    void *ctx;
+    GHashTable *seen;
+    char **list;
+    size_t count, cap;
+    bool failed;
+};
+
+static void refs_add(struct refs *r, char *id)
+{
+    if (r->failed || g_hash_table_contains(r->seen, id))
+        return;
+    if (r->count + 2 > r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 8;
+        char **grown = talloc_realloc(r->ctx, r->list, char *, cap);
+        if (grown == NULL) {
+            r->failed = true;
+            return;
+        }
+        r->list = grown;
+        r->cap = cap;
+    }
+    g_hash_table_add(r->seen, id);
+    r->list[r->count++] = id;
+    r->list[r->count] = NULL;
+}
+
+/* notmuch's parse_references: adds every id of `value` but self; returns the last one added. */
+static char *parse_references(struct refs *r, const char *self, const char *value)
+{
+    char *last = NULL;
+
+    if (value == NULL)
+        return NULL;
+    while (*value) {
+        char *id = message_id_parse(r->ctx, value, &value);
+        if (id && strcmp(id, self) != 0) {
+            refs_add(r, id);
+            last = id;
+        }
+    }
+    return last;
+}
+
+static bool set_references(struct maildex__parsed_message *msg, void *local, const char *references,
+                           const char *in_reply_to)
+{
+    struct refs r = {.ctx = msg};
+    char *strict = NULL, *last_ref, *last_irt;
+
+    r.seen = hold(local, g_hash_table_new(g_str_hash, g_str_equal), release_hash);
+    r.list = talloc_zero_array(msg, char *, 1);
+    if (r.seen == NULL || r.list == NULL)
+        return false;
+    r.cap = 1;
+    last_ref = parse_references(&r, msg->message_id, references);
+    if (in_reply_to)
+        strict = message_id_parse_strict(msg, in_reply_to);
+    /* notmuch would make the message its own parent here; a thread cannot hold that. */
+    if (strict && strcmp(strict, msg->message_id) == 0)
+        strict = NULL;
+    last_irt = parse_references(&r, msg->message_id, in_reply_to);
+    msg->references = r.list;
+    msg->parent_id = strict ? strict : last_ref ? last_ref : last_irt;
+    return !r.failed;
+}
+
+/* ---- the MIME walk (lib/index.cc _index_mime_part) ------------------------------------------ */
+
+struct walk {
+    void *local;
+    struct maildex__parsed_message *msg;
+    struct buf body, attachments, types;
+};
+
+static void add_type(struct walk *w, GMimeObject *part)
+{
+    GMimeContentType *type = part ? g_mime_object_get_content_type(part) : NULL;
+    char *mime;
+
+    if (type == NULL)
+        return;
+    mime = g_mime_content_type_get_mime_type(type);
+    if (mime == NULL)
+        return;
+    for (char *p = mime; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char) (*p - 'A' + 'a');
+    buf_add_item(&w->types, mime, strlen(mime), ' ');
+    g_free(mime);
+}
+
+/* Writes the part's decoded content, converted to UTF-8 when it declares a charset gmime knows,
+ * into a byte array held by tmp. *converted says whether a charset filter ran. */
+static GByteArray *decoded_content(void *tmp, GMimePart *part, bool *converted)
+{
+    GMimeDataWrapper *wrapper = g_mime_part_get_content(part);
+    GByteArray *bytes;
+    GMimeStream *mem, *filtered;
+    const char *charset;
+
+    *converted = false;
+    if (wrapper == NULL)
+        return NULL;
+    bytes = g_byte_array_new();
+    mem = hold_gobject(tmp, g_mime_stream_mem_new_with_byte_array(bytes)); /* owns bytes */
+    filtered = mem ? hold_gobject(tmp, g_mime_stream_filter_new(mem)) : NULL;
+    if (filtered == NULL)
+        return NULL;
+    charset = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
+    if (charset) {
+        /* NULL for charsets iconv does not know ("unknown-8bit"): then the bytes go through raw. */
+        GMimeFilter *filter = g_mime_filter_charset_new(charset, "UTF-8");
+        if (filter) {
+            g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered), filter);
+            g_object_unref(filter);
+            *converted = true;
+        }
+    }
+    if (g_mime_data_wrapper_write_to_stream(wrapper, filtered) < 0)
+        return NULL;
+    g_mime_stream_flush(filtered);
+    return bytes;
+}
+
+static void add_part_text(struct walk *w, GMimePart *part, bool is_html)
+{
+    void *tmp = talloc_new(w->local);
+    struct buf text = {.ctx = tmp};
+    GByteArray *bytes;
+    char *data, *recoded = NULL;
+    size_t len;
+    bool converted;
+
+    if (tmp == NULL) {
+        w->body.failed = true;
+        return;
+    }
+    bytes = decoded_content(tmp, part, &converted);
+    if (bytes == NULL)
+        goto done;
+    data = (char *) bytes->data;
+    len = squeeze_nul_crlf(data, bytes->len);
+    if (!converted && !g_utf8_validate(data, (gssize) len, NULL)) {
+        /* No usable charset: decode 8-bit text with gmime's fallback charsets, as for headers. */
+        recoded = hold(tmp, g_mime_utils_decode_8bit(NULL, data, len), g_free);
+        if (recoded) {
+            data = recoded;
+            len = strlen(recoded);
+        }
+    }
+    if (is_html) {
+        data = maildex__html_to_text(tmp, data, len, &len);
+        if (data == NULL) {
+            w->body.failed = true;
+            goto done;
+        }
+        add_valid_utf8(&text, data, len);
+    } else {
+        add_without_uuencode(&text, data, len);
+    }
+    buf_add_item(&w->body, text.data, text.len, '\n');
+    w->body.failed |= text.failed;
+done:
+    talloc_free(tmp);
+}
+
+static void walk_leaf(struct walk *w, GMimeObject *part)
+{
+    GMimeContentDisposition *disposition = g_mime_object_get_content_disposition(part);
+    GMimeContentType *type = g_mime_object_get_content_type(part);
+
+    if (disposition && g_mime_content_disposition_is_attachment(disposition)) {
+        const char *filename = g_mime_part_get_filename(GMIME_PART(part));
+        w->msg->has_attachment = true;
+        if (filename) {
+            char *name = valid_utf8_copy(w->local, filename);
+            if (name)
+                buf_add_item(&w->attachments, name, strlen(name), ' ');
+        }
+        return;
+    }
+    if (type && g_mime_content_type_is_type(type, "text", "*"))
+        add_part_text(w, GMIME_PART(part), g_mime_content_type_is_type(type, "text", "html"));
+}
+
+static void walk_part(struct walk *w, GMimeObject *part, int depth);
+
+static void walk_multipart(struct walk *w, GMimeMultipart *multipart, int depth)
+{
+    int count = g_mime_multipart_get_count(multipart);
+
+    for (int i = 0; i < count; i++) {
+        GMimeObject *child = g_mime_multipart_get_part(multipart, i);
+        /* Signatures and encrypted payloads are not text: only their types are indexed. */
+        if ((GMIME_IS_MULTIPART_SIGNED(multipart) && i == GMIME_MULTIPART_SIGNED_SIGNATURE) ||
+            GMIME_IS_MULTIPART_ENCRYPTED(multipart))
+            add_type(w, child);
+        else
+            walk_part(w, child, depth + 1);
+    }
+}
+
+static void walk_part(struct walk *w, GMimeObject *part, int depth)
+{
+    if (part == NULL)
+        return;
+    add_type(w, part);
+    if (GMIME_IS_MULTIPART(part)) {
+        if (depth < MAILDEX__MESSAGE_MAX_DEPTH)
+            walk_multipart(w, GMIME_MULTIPART(part), depth);
+    } else if (GMIME_IS_MESSAGE_PART(part)) {
+        GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(part));
+        if (inner && depth < MAILDEX__MESSAGE_MAX_DEPTH)
+            walk_part(w, g_mime_message_get_mime_part(inner), depth + 1);
+    } else if (GMIME_IS_PART(part)) {
+        walk_leaf(w, part);
+    }
+}
+
+static bool walk_message(struct maildex__parsed_message *msg, void *local, GMimeMessage *message)
+{
+    struct walk w = {.local = local, .msg = msg};
+
+    w.body.ctx = w.attachments.ctx = w.types.ctx = msg;
+    walk_part(&w, g_mime_message_get_mime_part(message), 0);
+    msg->body = buf_string(&w.body);
+    msg->attachment_names = buf_string(&w.attachments);
+    msg->mime_types = buf_string(&w.types);
+    return msg->body && msg->attachment_names && msg->mime_types;
+}
+
+/* ---- putting it together -------------------------------------------------------------------- */
+
+static gpointer init_once(gpointer unused)
+{
+    (void) unused;
+    g_mime_init();
+    return NULL;
+}
+
+void maildex__message_parse_init(void)
+{
+    static GOnce once = G_ONCE_INIT;
+
+    g_once(&once, init_once, NULL);
+}
+
+static void set_error(void *ctx, char **error, const char *message)
+{
+    if (error)
+        *error = talloc_strdup(ctx, message);
+}
+
+/* Parses data with gmime; NULL when gmime finds no message, or when the file is an mbox holding
+ * more than one (notmuch accepts a single-message mbox only). The objects are held by local. */
+static GMimeMessage *construct_message(void *local, const char *data, size_t len, const char **why)
+{
+    bool is_mbox = len >= 5 && memcmp(data, "From ", 5) == 0;
+    GMimeStream *stream = hold_gobject(local, g_mime_stream_mem_new_with_buffer(data, len));
+    GMimeParser *parser =
+        stream ? hold_gobject(local, g_mime_parser_new_with_stream(stream)) : NULL;
+    GMimeMessage *message;
+
+    *why = "not a mail file: no message found";
+    if (parser == NULL)
+        return NULL;
+    g_mime_parser_set_format(parser, is_mbox ? GMIME_FORMAT_MBOX : GMIME_FORMAT_MESSAGE);
+    message = hold_gobject(local, g_mime_parser_construct_message(parser, NULL));
+    if (message && is_mbox && !g_mime_parser_eos(parser)) {
+        *why = "not a mail file: mbox with more than one message";
+        return NULL;
+    }
+    *why = "not a mail file: no From, Subject or To header";
+    return message;
+}
+
+static bool set_message_id(struct maildex__parsed_message *msg, const char *header,
+                           const char *data, size_t len)
+{
+    if (!empty(header)) {
+        const char *next;
+        msg->message_id = message_id_parse(msg, header, &next);
+        /* Not RFC-compliant, but better than no id at all (notmuch's words). */
+        if (msg->message_id == NULL)
+            msg->message_id = talloc_strdup(msg, header);
+    }
+    if (msg->message_id == NULL) {
+        char *sha1 = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *) data, len);
+        msg->message_id = talloc_asprintf(msg, "notmuch-sha1-%s", sha1);
+        g_free(sha1);
+    }
+    return msg->message_id != NULL;
+}
+
+static char *header_or_empty(void *ctx, GMimeObject *obj, const char *name)
+{
+    char *value = obj ? get_header(ctx, obj, name) : NULL;
+    return value ? value : talloc_strdup(ctx, "");
+}
+
+static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
+{
+    msg->from = header_or_empty(msg, obj, "From");
+    msg->to = header_or_empty(msg, obj, "To");
+    msg->cc = header_or_empty(msg, obj, "Cc");
+    msg->bcc = header_or_empty(msg, obj, "Bcc");
+    msg->reply_to = header_or_empty(msg, obj, "Reply-To");
+    msg->subject = header_or_empty(msg, obj, "Subject");
+    msg->date_header = obj ? get_header(msg, obj, "Date") : NULL;
+    msg->list_id = obj ? get_header(msg, obj, "List-Id") : NULL;
+    msg->date = parse_date(msg->date_header);
+    msg->is_mail = !empty(msg->from) || !empty(msg->subject) || !empty(msg->to);
+    msg->from_name = msg->from ? author_of(msg, msg->from) : NULL;
+    return msg->from && msg->to && msg->cc && msg->bcc && msg->reply_to && msg->subject &&
+           msg->from_name;
+}
+
+/* Fills every field of msg; false only when out of memory. */
+static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
+                 const char *data, size_t len)
+{
+    GMimeObject *obj = message ? GMIME_OBJECT(message) : NULL;
+    char *id_header = obj ? get_header(local, obj, "Message-ID") : NULL;
+    char *references = obj ? get_header(local, obj, "References") : NULL;
+    char *in_reply_to = obj ? get_header(local, obj, "In-Reply-To") : NULL;
+
+    if (!set_headers(msg, obj) || !set_message_id(msg, id_header, data, len) ||
+        !set_references(msg, local, references, in_reply_to))
+        return false;
+    if (message)
+        return walk_message(msg, local, message);
+    msg->body = talloc_strdup(msg, "");
+    msg->attachment_names = talloc_strdup(msg, "");
+    msg->mime_types = talloc_strdup(msg, "");
+    return msg->body && msg->attachment_names && msg->mime_types;
+}
+
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+                                  struct maildex__parsed_message **out, char **error)
+{
+    void *local = talloc_new(ctx);
+    struct maildex__parsed_message *msg;
+    GMimeMessage *message;
+    const char *why = NULL;
+    int rc = MAILDEX__PARSE_ERROR;
+
+    *out = NULL;
+    if (error)
+        *error = NULL;
+    maildex__message_parse_init();
+    msg = local ? talloc_zero(local, struct maildex__parsed_message) : NULL;
+    if (msg == NULL) {
+        set_error(ctx, error, "out of memory");
+        goto done;
+    }
+    message = construct_message(local, data ? data : "", data ? len : 0, &why);
+    if (!fill(msg, local, message, data ? data : "", data ? len : 0)) {
+        set_error(ctx, error, "out of memory");
+        goto done;
+    }
+    rc = MAILDEX__PARSE_OK;
+    if (!msg->is_mail) {
+        rc = MAILDEX__PARSE_NOT_MAIL;
+        set_error(ctx, error, why);
+    }
+    *out = talloc_steal(ctx, msg);
+done:
+    talloc_free(local);
+    return rc;
+}
+
+static int close_fd(int *fd)
+{
+    close(*fd);
+    return 0;
+}
+
+/* Opens path without blocking (a FIFO with no writer must not hang us) and checks it is a regular
+ * file of acceptable size; returns the descriptor, closed by a talloc destructor, or NULL. */
+static int *open_regular(void *ctx, const char *path, size_t *size, char **error)
+{
+    int *fd = talloc(ctx, int);
+    struct stat st;
+
+    if (fd == NULL) {
+        set_error(ctx, error, "out of memory");
+        return NULL;
+    }
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (*fd < 0) {
+        if (error)
+            *error = talloc_asprintf(ctx, "cannot open: %s", g_strerror(errno));
+        return NULL;
+    }
+    talloc_set_destructor(fd, close_fd);
+    if (fstat(*fd, &st) != 0) {
+        if (error)
+            *error = talloc_asprintf(ctx, "cannot stat: %s", g_strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_error(ctx, error, "not a regular file");
+        return NULL;
+    }
+    if ((uintmax_t) st.st_size > MAILDEX__MESSAGE_MAX_SIZE) {
+        set_error(ctx, error, "file too large");
+        return NULL;
+    }
+    *size = (size_t) st.st_size;
+    return fd;
+}
+
+/* Reads the whole regular file at path into a talloc buffer under ctx, to EOF even if the file
+ * grew after fstat (up to the size limit). */
+static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char **error)
+{
+    size_t size = 0, cap, len = 0;
+    int *fd = open_regular(ctx, path, &size, error);
+    char *data;
+
+    if (fd == NULL)
+        return NULL;
+    cap = size + 1;
+    data = talloc_size(ctx, cap);
+    while (data != NULL) {
+        ssize_t n;
+        if (len + 1 == cap) {
+            char *grown = cap > MAILDEX__MESSAGE_MAX_SIZE ? NULL
+                                                          : talloc_realloc_size(ctx, data, cap * 2);
+            if (grown == NULL) {
+                set_error(ctx, error, "file too large");
+                return NULL;
+            }
+            data = grown;
+            cap *= 2;
+        }
+        n = read(*fd, data + len, cap - len - 1);
+        if (n == 0)
+            break;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            if (error)
+                *error = talloc_asprintf(ctx, "cannot read: %s", g_strerror(errno));
+            return NULL;
+        }
+        len += (size_t) n;
+    }
+    if (data == NULL)
+        set_error(ctx, error, "out of memory");
+    *len_out = len;
+    return data;
+}
+
+int maildex__message_parse_file(void *ctx, const char *path, struct maildex__parsed_message **out,
+                                char **error)
+{
+    void *local = talloc_new(ctx);
+    char *local_error = NULL, *data;
+    size_t len = 0;
+    int rc = MAILDEX__PARSE_ERROR;
+
+    *out = NULL;
+    if (error)
+        *error = NULL;
+    if (local == NULL) {
+        set_error(ctx, error, "out of memory");
+        goto done;
+    }
+    data = read_whole_file(local, path, &len, &local_error);
+    if (data == NULL) {
+        if (error)
+            *error = talloc_steal(ctx, local_error);
+        goto done;
+    }
+    rc = maildex__message_parse_buffer(ctx, data, len, out, error);
+done:
+    talloc_free(local);
+    return rc;
+}

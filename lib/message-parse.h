@@ -1,0 +1,70 @@
+/* The message parser of the indexing path: one mail file in, one plain talloc struct out.
+ *
+ * It reads a file (or a buffer) with gmime 3 and extracts everything the store indexes, following
+ * notmuch 0.37 (lib/message-file.c, lib/index.cc, lib/add-message.cc, lib/message-id.c): the
+ * normalised Message-ID, the parent and reference ids, the date, decoded headers, the body text of
+ * non-attachment text parts, attachment names and MIME types. It runs on libuv's thread pool, many
+ * messages at once, so it keeps no mutable state besides gmime's one-time initialisation; it never
+ * touches the database, prints nothing and never gives up on a message it can partly read. */
+#ifndef MAILDEX_MESSAGE_PARSE_H
+#define MAILDEX_MESSAGE_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. */
+#define MAILDEX__MESSAGE_MAX_DEPTH 64
+/* Files larger than this are refused rather than read whole. */
+#define MAILDEX__MESSAGE_MAX_SIZE ((size_t) 1 << 30)
+
+struct maildex__parsed_message {
+    /* All strings are UTF-8 talloc children of the struct, never NULL unless noted. */
+    char *message_id;       /* normalised: <> stripped, blanks removed; a value with no <id> in
+                               it is kept as written (notmuch); none or empty ->
+                               "notmuch-sha1-<40 hex sha1 of the file bytes>" */
+    char *parent_id;        /* the parent notmuch would choose (a sane In-Reply-To, else the last
+                               References id, else the last In-Reply-To id), never the message
+                               itself; NULL when none */
+    char **references;      /* every distinct id in References then In-Reply-To, self excluded,
+                               NULL-terminated (possibly just the NULL) */
+    int64_t date;           /* seconds since the epoch from Date:, 0 when missing, bad or < 0 */
+    char *date_header;      /* the Date header as written (unfolded), or NULL */
+    char *from, *to, *cc, *bcc, *reply_to, *subject; /* RFC 2047 decoded values, "" when absent */
+    char *from_name;        /* notmuch's author: first From display name, else its address */
+    char *body;             /* text of every non-attachment text/... leaf: UTF-8, CRLF -> LF, NULs
+                               dropped, HTML reduced to text, uuencoded blocks dropped, parts
+                               joined with "\n" */
+    char *attachment_names; /* filenames of Content-Disposition: attachment parts, space
+                               separated */
+    char *mime_types;       /* lower-case type/subtype of every part, space separated */
+    bool has_attachment;    /* some part has Content-Disposition: attachment */
+    bool is_mail;           /* at least one of From, Subject, To is non-empty (notmuch's rule) */
+    char *list_id;          /* List-Id header, or NULL */
+};
+
+enum {
+    MAILDEX__PARSE_ERROR = -1,   /* nothing parsed: *out is NULL, *error says why */
+    MAILDEX__PARSE_OK = 0,       /* *out is set, is_mail is true */
+    MAILDEX__PARSE_NOT_MAIL = 1, /* *out is set with is_mail false and *error says why:
+                                    "not a mail file: no From, Subject or To header", or
+                                    "...: mbox with more than one message" (notmuch refuses
+                                    those), or "...: no message found" */
+};
+
+/* Initialises gmime once per process; safe to call from any thread, any number of times. The parse
+ * functions call it themselves. */
+void maildex__message_parse_init(void);
+
+/* Parses the mail file at `path`. Symlinks are followed; anything but a regular file (a FIFO, a
+ * device, a directory) is refused at once without blocking. Returns one of the values above; the
+ * result and the error string are talloc'd under `ctx`. `error` may be NULL. */
+int maildex__message_parse_file(void *ctx, const char *path, struct maildex__parsed_message **out,
+                                char **error);
+
+/* The same for `len` bytes at `data` (which need not be NUL-terminated); the sha1 fallback id is
+ * computed over exactly these bytes. */
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+                                  struct maildex__parsed_message **out, char **error);
+
+#endif

@@ -1,0 +1,46 @@
+#!/bin/sh
+# help, --help, and the --format-version gate every structured command shares.
+. "$(dirname "$0")/test-lib.sh"
+
+test_begin_subtest "maildex with no command prints the command list and exits 0"
+output=$(maildex; echo "status=$?")
+case "$output" in
+    "Usage: maildex"*"config"*"status=0") test_ok_ ;;
+    *) test_failure_ "$output" ;;
+esac
+
+test_begin_subtest "help lists every command"
+output=$(maildex help | sed -n 's/^  \([a-z]*\) .*/\1/p' | sort | tr '\n' ' ')
+test_expect_equal "$output" "config help setup "
+
+test_begin_subtest "help COMMAND prints that command's usage"
+output=$(maildex help config | head -n 1)
+test_expect_equal "$output" "Usage: maildex config get|set|list [KEY [VALUE...]]"
+
+test_begin_subtest "COMMAND --help is help COMMAND"
+test_expect_equal "$(maildex config --help)" "$(maildex help config)"
+
+test_begin_subtest "help for an unknown command exits 1"
+test_expect_code 1 maildex help no-such-thing
+
+test_begin_subtest "--format-version=0 exits 20 (too old)"
+test_expect_code 20 maildex config --format-version=0 get user.name
+
+test_begin_subtest "--format-version=6 exits 21 (too new)"
+test_expect_code 21 maildex config --format-version=6 get user.name
+
+test_begin_subtest "--format-version=1..5 are accepted"
+ok=yes
+for v in 1 2 3 4 5; do maildex config --format-version=$v get user.name >/dev/null || ok=no; done
+test_expect_equal "$ok" "yes"
+
+test_begin_subtest "the too-old message names the versions"
+output=$(maildex config --format-version=0 get user.name 2>&1)
+test_expect_equal "$output" "A caller requested output format version 0, which is no longer supported
+by the maildex CLI (it requires at least version 1).  You may need to
+upgrade your notmuch front-end."
+
+test_begin_subtest "a non-numeric --format-version is a usage error"
+test_expect_code 1 maildex config --format-version=five get user.name
+
+test_done

@@ -1,0 +1,119 @@
+#!/bin/sh
+# `config get|set|list` with notmuch's semantics, against maildex's and notmuch's config locations.
+. "$(dirname "$0")/test-lib.sh"
+
+test_begin_subtest "get a plain value"
+test_expect_equal "$(maildex config get user.primary_email)" "test_suite@notmuchmail.org"
+
+test_begin_subtest "get a list prints one value per line"
+test_expect_equal "$(maildex config get user.other_email)" "test_suite_other@notmuchmail.org
+test_suite@otherdomain.org"
+
+test_begin_subtest "get an unset key prints nothing and exits 0"
+output=$(maildex config get user.nothing; echo "status=$?")
+test_expect_equal "$output" "status=0"
+
+test_begin_subtest "get a key without a section is an error"
+output=$(maildex config get foo 2>&1; echo "status=$?")
+test_expect_equal "$output" "maildex config: invalid configuration name: foo (should be of the form <section>.<item>)
+status=1"
+
+test_begin_subtest "get needs exactly one key"
+test_expect_code 1 maildex config get a.b c.d
+
+test_begin_subtest "set then get a value"
+maildex config set user.name "Ada Lovelace"
+test_expect_equal "$(maildex config get user.name)" "Ada Lovelace"
+
+test_begin_subtest "set several values writes a list"
+maildex config set new.tags new unread inbox
+test_expect_equal "$(maildex config get new.tags | tr '\n' ' ')" "new unread inbox "
+
+test_begin_subtest "set keeps the notmuch list syntax in the file"
+test_expect_equal "$(grep '^tags=' "$MAILDEX_CONFIG")" "tags=new;unread;inbox;"
+
+test_begin_subtest "set with no value removes the key"
+maildex config set user.name
+test_expect_equal "$(grep -c '^name=' "$MAILDEX_CONFIG")" "0"
+
+test_begin_subtest "list prints sorted section.key=value lines"
+cat > "$TMP_DIRECTORY/small" <<EOF2
+[database]
+path=/srv/mail
+[user]
+name=N
+primary_email=n@example.org
+[search]
+exclude_tags=deleted;spam;
+EOF2
+maildex --config="$TMP_DIRECTORY/small" config list > OUTPUT
+cat > EXPECTED <<EOF2
+database.mail_root=/srv/mail
+database.path=/srv/mail
+maildir.synchronize_flags=true
+new.tags=unread;inbox
+search.exclude_tags=deleted;spam;
+user.name=N
+user.primary_email=n@example.org
+EOF2
+test_expect_equal_file EXPECTED OUTPUT
+
+test_begin_subtest "defaults when no config file exists (as notmuch's)"
+output=$(MAILDEX_CONFIG= HOME="$TMP_DIRECTORY/empty-home" maildex config get new.tags | tr '\n' ' ')
+test_expect_equal "$output" "unread inbox "
+
+test_begin_subtest "relative database.path is relative to HOME"
+printf '[database]\npath=Maildir\n' > "$TMP_DIRECTORY/rel"
+test_expect_equal "$(maildex --config="$TMP_DIRECTORY/rel" config get database.path)" "$HOME/Maildir"
+
+test_begin_subtest "an existing notmuch config is found through NOTMUCH_CONFIG"
+printf '[user]\nprimary_email=nm@example.org\n' > "$TMP_DIRECTORY/nmcfg"
+output=$(MAILDEX_CONFIG= NOTMUCH_CONFIG="$TMP_DIRECTORY/nmcfg" maildex config get user.primary_email)
+test_expect_equal "$output" "nm@example.org"
+
+test_begin_subtest "~/.notmuch-config is found when nothing else is set"
+printf '[user]\nprimary_email=home@example.org\n' > "$HOME/.notmuch-config"
+output=$(MAILDEX_CONFIG= maildex config get user.primary_email)
+test_expect_equal "$output" "home@example.org"
+
+test_begin_subtest "maildex's own XDG config wins over notmuch's"
+mkdir -p "$HOME/.config/maildex"
+printf '[user]\nprimary_email=xdg@example.org\n' > "$HOME/.config/maildex/config"
+output=$(MAILDEX_CONFIG= NOTMUCH_CONFIG="$TMP_DIRECTORY/nmcfg" maildex config get user.primary_email)
+test_expect_equal "$output" "xdg@example.org"
+
+test_begin_subtest "--config wins over everything"
+output=$(maildex --config="$TMP_DIRECTORY/nmcfg" config get user.primary_email)
+test_expect_equal "$output" "nm@example.org"
+
+test_begin_subtest "an unreadable config file is an error naming it"
+printf '[[[ not a key file\n' > "$TMP_DIRECTORY/broken"
+output=$(maildex --config="$TMP_DIRECTORY/broken" config get user.name 2>&1; echo "status=$?")
+case "$output" in
+    *"cannot read config file '$TMP_DIRECTORY/broken'"*"status=1") test_ok_ ;;
+    *) test_failure_ "$output" ;;
+esac
+
+test_begin_subtest "setup without a terminal needs options"
+test_expect_code 1 maildex setup </dev/null
+
+test_begin_subtest "setup with options writes the file"
+maildex --config="$TMP_DIRECTORY/setup-cfg" setup --name="S U" --primary-email=su@example.org \
+    --other-email=o1@example.org --other-email=o2@example.org --mail-root=/srv/m \
+    --tags="unread inbox" --exclude-tags="spam" >/dev/null </dev/null
+output=$(for k in user.name user.primary_email user.other_email database.path new.tags search.exclude_tags; do
+    maildex --config="$TMP_DIRECTORY/setup-cfg" config get $k; done | tr '\n' '|')
+test_expect_equal "$output" "S U|su@example.org|o1@example.org|o2@example.org|/srv/m|unread|inbox|spam|"
+
+if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
+    test_begin_subtest "config get agrees with notmuch on a notmuch config"
+    cp "$TMP_DIRECTORY/small" "$TMP_DIRECTORY/both"
+    printf '[new]\ntags=unread;inbox;\n[user]\nother_email=a@x.org;b@y.org;\n' >> "$TMP_DIRECTORY/both"
+    mine=$(for k in user.name user.primary_email user.other_email new.tags search.exclude_tags database.path database.mail_root maildir.synchronize_flags user.unset; do
+        maildex --config="$TMP_DIRECTORY/both" config get $k; echo "[$?]"; done)
+    theirs=$(for k in user.name user.primary_email user.other_email new.tags search.exclude_tags database.path database.mail_root maildir.synchronize_flags user.unset; do
+        "$NOTMUCH" --config="$TMP_DIRECTORY/both" config get $k 2>/dev/null; echo "[$?]"; done)
+    test_expect_equal "$mine" "$theirs"
+fi
+
+test_done

@@ -1,0 +1,122 @@
+# test-lib.sh: the shell test library, in the style of notmuch's test/test-lib.sh, speaking TAP.
+#
+# A test script sources this file, then runs subtests:
+#     test_begin_subtest "what it checks"
+#     output=$(maildex ...)
+#     test_expect_equal "$output" "expected"
+# or test_expect_equal_file EXPECTED OUTPUT, test_expect_code CODE CMD..., and ends with test_done.
+# Each script gets its own directory test/tmp.<script>/ with HOME inside it, a mail root $MAIL_DIR and a
+# config file $MAILDEX_CONFIG for the "Notmuch Test Suite" user, so scripts run alone or in parallel.
+
+set -u
+test_name=$(basename "$0" .sh)
+: "${srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${MAILDEX_BUILDDIR:=$srcdir}"
+TEST_DIRECTORY=$srcdir/test
+TMP_DIRECTORY=$MAILDEX_BUILDDIR/test/tmp.$test_name
+rm -rf "$TMP_DIRECTORY"
+mkdir -p "$TMP_DIRECTORY"
+HOME=$TMP_DIRECTORY/home
+MAIL_DIR=$TMP_DIRECTORY/mail
+MAILDEX_CONFIG=$TMP_DIRECTORY/maildex-config
+mkdir -p "$HOME" "$MAIL_DIR"
+PATH=$MAILDEX_BUILDDIR/cli:$PATH
+unset NOTMUCH_CONFIG NOTMUCH_PROFILE XDG_CONFIG_HOME MAILDEX_DATABASE MAILDIR || true
+export HOME MAIL_DIR MAILDEX_CONFIG PATH TMP_DIRECTORY
+export LC_ALL=${LC_ALL:-C.UTF-8} TZ=${TZ:-UTC}
+cat > "$MAILDEX_CONFIG" <<CONFIG
+[database]
+path=$MAIL_DIR
+
+[user]
+name=Notmuch Test Suite
+primary_email=test_suite@notmuchmail.org
+other_email=test_suite_other@notmuchmail.org;test_suite@otherdomain.org;
+
+[new]
+tags=unread;inbox;
+ignore=
+
+[search]
+exclude_tags=deleted;spam;
+
+[maildir]
+synchronize_flags=true
+CONFIG
+
+test_count=0
+test_failures=0
+test_subtest_name=
+
+test_begin_subtest() {
+    test_subtest_name=$1
+}
+
+test_ok_() {
+    test_count=$((test_count + 1))
+    echo "ok $test_count - $test_subtest_name"
+}
+
+test_failure_() {
+    test_count=$((test_count + 1))
+    test_failures=$((test_failures + 1))
+    echo "not ok $test_count - $test_subtest_name"
+    shift 0
+    [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#  /'
+    return 0
+}
+
+# test_expect_equal OUTPUT EXPECTED
+test_expect_equal() {
+    if [ "$1" = "$2" ]; then
+        test_ok_
+    else
+        test_failure_ "$(printf 'expected:\n%s\ngot:\n%s' "$2" "$1")"
+    fi
+}
+
+# test_expect_equal_file EXPECTED_FILE OUTPUT_FILE (byte for byte; a diff on failure)
+test_expect_equal_file() {
+    if cmp -s "$1" "$2"; then
+        test_ok_
+    else
+        test_failure_ "$(diff -u "$1" "$2" | head -n 60)"
+    fi
+}
+
+# test_expect_code CODE COMMAND...: the exit status of COMMAND must be CODE.
+test_expect_code() {
+    want=$1
+    shift
+    "$@" >/dev/null 2>&1
+    got=$?
+    if [ "$got" = "$want" ]; then
+        test_ok_
+    else
+        test_failure_ "exit status $got, expected $want, from: $*"
+    fi
+}
+
+# test_expect_success COMMAND...: COMMAND must exit 0.
+test_expect_success() {
+    test_expect_code 0 "$@"
+}
+
+# Skips the rest of the script (plan only what ran) when a tool is missing.
+test_require() {
+    if ! command -v "$1" >/dev/null 2>&1; then
+        echo "1..0 # SKIP $1 is not installed"
+        exit 0
+    fi
+}
+
+# Sanitizers, named as notmuch's.
+maildex_search_sanitize() { sed -E 's/^thread:[0-9a-f]{16}/thread:XXX/'; }
+maildex_date_sanitize() { sed -E 's/"date_relative": "[^"]*"/"date_relative": "DATE"/g'; }
+
+test_done() {
+    echo "1..$test_count"
+    [ -n "${MAILDEX_TEST_KEEP:-}" ] || rm -rf "$TMP_DIRECTORY"
+    [ "$test_failures" -eq 0 ]
+    exit $?
+}

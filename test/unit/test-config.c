@@ -1,0 +1,221 @@
+/* Config lookup order, list syntax, defaults and derived paths (cli/config-file.c). Each test sets
+ * HOME and the XDG/NOTMUCH/MAILDEX variables itself, so the order of tests does not matter. */
+#include "config-file.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <talloc.h>
+
+static const char *home_dir;
+
+static void write_file(const char *path, const char *text)
+{
+    char *dir = g_path_get_dirname(path);
+    FILE *f;
+    g_mkdir_with_parents(dir, 0700);
+    g_free(dir);
+    f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *in_home(void *ctx, const char *rel)
+{
+    return talloc_asprintf(ctx, "%s/%s", home_dir, rel);
+}
+
+static void fresh_env(const char *label)
+{
+    home_dir = test_scratch_dir(label);
+    setenv("HOME", home_dir, 1);
+    unsetenv("XDG_CONFIG_HOME");
+    unsetenv("MAILDEX_CONFIG");
+    unsetenv("NOTMUCH_CONFIG");
+    unsetenv("NOTMUCH_PROFILE");
+    unsetenv("MAILDEX_DATABASE");
+    unsetenv("MAILDIR");
+}
+
+TEST(lookup_order_each_step)
+{
+    void *ctx = talloc_new(NULL);
+    fresh_env("order");
+    /* Build every candidate, then remove them from the top down. */
+    write_file(in_home(ctx, ".notmuch-config"), "[user]\nname=home\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, ".notmuch-config"));
+    write_file(in_home(ctx, ".config/notmuch/default/config"), "[user]\nname=xdg-notmuch\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, ".config/notmuch/default/config"));
+    setenv("NOTMUCH_CONFIG", "/nm/env", 1);
+    ASSERT_STR_EQ(config_find(ctx, NULL), "/nm/env");
+    write_file(in_home(ctx, ".config/maildex/config"), "[user]\nname=xdg-maildex\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, ".config/maildex/config"));
+    setenv("MAILDEX_CONFIG", "/md/env", 1);
+    ASSERT_STR_EQ(config_find(ctx, NULL), "/md/env");
+    ASSERT_STR_EQ(config_find(ctx, "/explicit"), "/explicit");
+    talloc_free(ctx);
+}
+
+TEST(xdg_config_home_and_profile)
+{
+    void *ctx = talloc_new(NULL);
+    fresh_env("xdg");
+    setenv("XDG_CONFIG_HOME", in_home(ctx, "elsewhere"), 1);
+    setenv("NOTMUCH_PROFILE", "work", 1);
+    write_file(in_home(ctx, ".notmuch-config.work"), "[user]\nname=w\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, ".notmuch-config.work"));
+    write_file(in_home(ctx, "elsewhere/notmuch/work/config"), "[user]\nname=w\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, "elsewhere/notmuch/work/config"));
+    write_file(in_home(ctx, "elsewhere/maildex/config"), "[user]\nname=w\n");
+    ASSERT_STR_EQ(config_find(ctx, NULL), in_home(ctx, "elsewhere/maildex/config"));
+    talloc_free(ctx);
+}
+
+TEST(no_file_means_defaults)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    struct config *cfg;
+    char **tags;
+    fresh_env("none");
+    cfg = config_load(ctx, NULL, &err);
+    ASSERT(cfg != NULL);
+    ASSERT(cfg->path == NULL);
+    ASSERT_STR_EQ(cfg->write_path, in_home(ctx, ".config/maildex/config"));
+    ASSERT_STR_EQ(config_get(ctx, cfg, "database.path"), in_home(ctx, "mail"));
+    ASSERT_STR_EQ(config_get(ctx, cfg, "database.mail_root"), in_home(ctx, "mail"));
+    tags = config_get_list(ctx, cfg, "new.tags");
+    ASSERT_STR_EQ(tags[0], "unread");
+    ASSERT_STR_EQ(tags[1], "inbox");
+    ASSERT(tags[2] == NULL);
+    ASSERT(config_get_bool(cfg, "maildir.synchronize_flags", false));
+    ASSERT(config_get(ctx, cfg, "search.exclude_tags") == NULL);
+    ASSERT(config_get_list(ctx, cfg, "search.exclude_tags")[0] == NULL);
+    setenv("MAILDIR", "/var/maildir", 1);
+    ASSERT_STR_EQ(config_get(ctx, cfg, "database.path"), "/var/maildir");
+    talloc_free(ctx);
+}
+
+TEST(notmuch_file_values_and_lists)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    struct config *cfg;
+    char **other;
+    fresh_env("values");
+    write_file(in_home(ctx, ".notmuch-config"),
+               "# a notmuch config\n[database]\npath=mail/archive\n\n[user]\nname=Ada L.\n"
+               "primary_email=ada@example.org\nother_email=a@x.org;b@y.org;\n"
+               "[new]\ntags=unread;inbox;\nignore=.mbsyncstate;/^tmp\\;x$/;\n"
+               "[maildir]\nsynchronize_flags=false\n");
+    cfg = config_load(ctx, NULL, &err);
+    ASSERT(cfg != NULL);
+    ASSERT_STR_EQ(config_get(ctx, cfg, "user.primary_email"), "ada@example.org");
+    ASSERT_STR_EQ(config_get(ctx, cfg, "database.path"), in_home(ctx, "mail/archive"));
+    other = config_get_list(ctx, cfg, "user.other_email");
+    ASSERT_STR_EQ(other[0], "a@x.org");
+    ASSERT_STR_EQ(other[1], "b@y.org");
+    ASSERT(other[2] == NULL);
+    other = config_get_list(ctx, cfg, "new.ignore");
+    ASSERT_STR_EQ(other[0], ".mbsyncstate");
+    ASSERT_STR_EQ(other[1], "/^tmp;x$/"); /* "\;" is a literal semicolon */
+    ASSERT(!config_get_bool(cfg, "maildir.synchronize_flags", true));
+    ASSERT(config_get(ctx, cfg, "user.nothing") == NULL);
+    ASSERT(config_get(ctx, cfg, "nodot") == NULL);
+    talloc_free(ctx);
+}
+
+TEST(database_location_rules)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    struct config *cfg;
+    fresh_env("dbloc");
+    write_file(in_home(ctx, "c1"), "[database]\npath=/srv/mail\n");
+    cfg = config_load(ctx, in_home(ctx, "c1"), &err);
+    ASSERT_STR_EQ(config_database_file(ctx, cfg), "/srv/mail/.maildex/maildex.db");
+    ASSERT_STR_EQ(config_mail_root(ctx, cfg), "/srv/mail");
+    write_file(in_home(ctx, "c2"), "[database]\npath=.local/share/notmuch\nmail_root=Mail\n");
+    cfg = config_load(ctx, in_home(ctx, "c2"), &err);
+    ASSERT_STR_EQ(config_database_file(ctx, cfg), in_home(ctx, ".local/share/notmuch/maildex.db"));
+    ASSERT_STR_EQ(config_mail_root(ctx, cfg), in_home(ctx, "Mail"));
+    setenv("MAILDEX_DATABASE", "/tmp/x.db", 1);
+    ASSERT_STR_EQ(config_database_file(ctx, cfg), "/tmp/x.db");
+    talloc_free(ctx);
+}
+
+TEST(set_writes_lists_and_removes)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL, *text = NULL;
+    struct config *cfg;
+    const char *two[] = {"a", "b"}, *one[] = {"solo"};
+    fresh_env("set");
+    write_file(in_home(ctx, "cfg"), "# keep this comment\n[user]\nname=N\n");
+    cfg = config_load(ctx, in_home(ctx, "cfg"), &err);
+    ASSERT_EQ(config_set(ctx, cfg, "user.x", two, 2, false, &err), 0);
+    ASSERT_EQ(config_set(ctx, cfg, "new.tags", one, 1, true, &err), 0);
+    ASSERT_EQ(config_set(ctx, cfg, "user.name", NULL, 0, false, &err), 0);
+    ASSERT(g_file_get_contents(in_home(ctx, "cfg"), &text, NULL, NULL));
+    ASSERT(strstr(text, "# keep this comment") != NULL);
+    ASSERT(strstr(text, "x=a;b;") != NULL);
+    ASSERT(strstr(text, "tags=solo;") != NULL);
+    ASSERT(strstr(text, "name=") == NULL);
+    g_free(text);
+    ASSERT_EQ(config_set(ctx, cfg, "nodot", one, 1, false, &err), -1);
+    ASSERT(strstr(err, "invalid configuration name") != NULL);
+    talloc_free(ctx);
+}
+
+TEST(set_creates_default_file)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    struct config *cfg;
+    const char *v[] = {"me@example.org"};
+    fresh_env("create");
+    cfg = config_load(ctx, NULL, &err);
+    ASSERT_EQ(config_set(ctx, cfg, "user.primary_email", v, 1, false, &err), 0);
+    cfg = config_load(ctx, NULL, &err);
+    ASSERT_STR_EQ(cfg->path, in_home(ctx, ".config/maildex/config"));
+    ASSERT_STR_EQ(config_get(ctx, cfg, "user.primary_email"), "me@example.org");
+    talloc_free(ctx);
+}
+
+TEST(unparseable_file_is_an_error)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    fresh_env("bad");
+    write_file(in_home(ctx, "bad"), "this is not a key file\n[[[\n");
+    ASSERT(config_load(ctx, in_home(ctx, "bad"), &err) == NULL);
+    ASSERT(err && strstr(err, "bad") && strstr(err, "cannot read config file"));
+    talloc_free(ctx);
+}
+
+TEST(list_keys_sorted_with_derived)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    struct config *cfg;
+    char **keys;
+    size_t n = 0;
+    fresh_env("list");
+    write_file(in_home(ctx, "c"), "[user]\nname=N\n[search]\nexclude_tags=deleted;spam;\n");
+    cfg = config_load(ctx, in_home(ctx, "c"), &err);
+    keys = config_list_keys(ctx, cfg);
+    for (; keys[n]; n++)
+        if (n > 0)
+            ASSERT(strcmp(keys[n - 1], keys[n]) < 0);
+    ASSERT_EQ(n, 7);
+    ASSERT_STR_EQ(keys[0], "database.mail_root");
+    ASSERT_STR_EQ(keys[4], "search.exclude_tags");
+    talloc_free(ctx);
+}
+
+TEST_MAIN(TEST_ENTRY(lookup_order_each_step) TEST_ENTRY(xdg_config_home_and_profile)
+              TEST_ENTRY(no_file_means_defaults) TEST_ENTRY(notmuch_file_values_and_lists)
+                  TEST_ENTRY(database_location_rules) TEST_ENTRY(set_writes_lists_and_removes)
+                      TEST_ENTRY(set_creates_default_file) TEST_ENTRY(unparseable_file_is_an_error)
+                          TEST_ENTRY(list_keys_sorted_with_derived))

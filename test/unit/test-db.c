@@ -1,0 +1,295 @@
+/* The database handle: creation, migrations, refusal of newer schemas, the statement cache,
+ * transactions, revision and database-stored config. */
+#include "maildex-private.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *db_file(const char *label)
+{
+    static char path[4200];
+    snprintf(path, sizeof path, "%s/maildex.db", test_scratch_dir(label));
+    return path;
+}
+
+static maildex_db_t *open_or_fail(const char *path, maildex_db_mode_t mode)
+{
+    maildex_db_t *db = NULL;
+    char *err = NULL;
+    maildex_status_t st = maildex_db_open(path, "/tmp", mode, &db, &err);
+    if (st != MAILDEX_STATUS_OK) {
+        printf("# open %s: %s\n", path, err ? err : "?");
+        free(err);
+    }
+    ASSERT_EQ(st, MAILDEX_STATUS_OK);
+    ASSERT(db != NULL);
+    return db;
+}
+
+static int64_t scalar(maildex_db_t *db, const char *sql)
+{
+    sqlite3_stmt *stmt;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(db->sql, sql, -1, &stmt, NULL) != SQLITE_OK)
+        return -2;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        v = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    return v;
+}
+
+TEST(create_applies_every_migration)
+{
+    const char *path = db_file("create");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+
+    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    ASSERT_EQ(maildex_schema_version_supported(), maildex__migrations[maildex__migration_count - 1].version);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('messages','files',"
+                         "'directories','threads','tags','message_tags','properties','fts',"
+                         "'fts_text','meta','ghosts','folders','config')"),
+              13);
+    ASSERT_EQ(scalar(db, "SELECT value FROM meta WHERE key='revision'"), 0);
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+TEST(created_file_is_private_and_wal)
+{
+    const char *path = db_file("mode");
+    struct stat sb;
+    mode_t old = umask(0);
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    umask(old);
+
+    ASSERT_EQ(stat(path, &sb), 0);
+    ASSERT_EQ(sb.st_mode & 0777, 0600);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode='wal'"), 1);
+    maildex_db_close(db);
+}
+
+TEST(open_missing_without_create_fails_cleanly)
+{
+    maildex_db_t *db = (maildex_db_t *) 1;
+    char *err = NULL;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/nothing-here.db", test_scratch_dir("missing"));
+
+    ASSERT_EQ(maildex_db_open(path, "/tmp", MAILDEX_DB_READ_ONLY, &db, &err),
+              MAILDEX_STATUS_FILE_NOT_FOUND);
+    ASSERT(db == NULL);
+    ASSERT(err != NULL && strstr(err, path) != NULL);
+    free(err);
+    ASSERT(access(path, F_OK) != 0); /* a read-only open never creates the file */
+}
+
+TEST(reopen_keeps_uuid_and_data)
+{
+    const char *path = db_file("reopen");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    const char *uuid;
+    char saved[64];
+    uint64_t rev = 99;
+
+    ASSERT_EQ(maildex_db_revision(db, &uuid, &rev), MAILDEX_STATUS_OK);
+    ASSERT_EQ(strlen(uuid), 36);
+    ASSERT_EQ(rev, 0);
+    snprintf(saved, sizeof saved, "%s", uuid);
+    ASSERT_EQ(maildex_db_config_set(db, "query.lunch", "subject:lunch"), MAILDEX_STATUS_OK);
+    maildex_db_close(db);
+
+    db = open_or_fail(path, MAILDEX_DB_READ_ONLY);
+    ASSERT_EQ(maildex_db_revision(db, &uuid, &rev), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(uuid, saved);
+    {
+        const char *v;
+        ASSERT_EQ(maildex_db_config_get(db, "query.lunch", &v), MAILDEX_STATUS_OK);
+        ASSERT_STR_EQ(v, "subject:lunch");
+        ASSERT_EQ(maildex_db_config_get(db, "query.none", &v), MAILDEX_STATUS_OK);
+        ASSERT(v == NULL);
+    }
+    maildex_db_close(db);
+}
+
+TEST(newer_schema_is_refused_untouched)
+{
+    const char *path = db_file("newer");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    char *err = NULL;
+    int newer = maildex_schema_version_supported() + 1;
+    char pragma[64];
+
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", newer);
+    ASSERT_EQ(sqlite3_exec(db->sql, pragma, NULL, NULL, NULL), SQLITE_OK);
+    maildex_db_close(db);
+
+    db = (maildex_db_t *) 1;
+    ASSERT_EQ(maildex_db_open(path, "/tmp", MAILDEX_DB_READ_WRITE, &db, &err),
+              MAILDEX_STATUS_DATABASE_TOO_NEW);
+    ASSERT(db == NULL);
+    ASSERT(err && strstr(err, "newer maildex") && strstr(err, path));
+    free(err);
+
+    /* Still at the newer version: nothing was downgraded or rewritten. */
+    {
+        sqlite3 *raw;
+        sqlite3_stmt *stmt;
+        ASSERT_EQ(sqlite3_open(path, &raw), SQLITE_OK);
+        ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &stmt, NULL), SQLITE_OK);
+        ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+        ASSERT_EQ(sqlite3_column_int(stmt, 0), newer);
+        sqlite3_finalize(stmt);
+        sqlite3_close(raw);
+    }
+}
+
+TEST(older_schema_is_migrated_on_write_open_only)
+{
+    const char *path = db_file("older");
+    sqlite3 *raw;
+    maildex_db_t *db = NULL;
+    char *err = NULL;
+
+    /* An empty SQLite file is schema version 0: read-only refuses it, read-write upgrades it. */
+    ASSERT_EQ(sqlite3_open(path, &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE unrelated(x)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(raw);
+    ASSERT_EQ(maildex_db_open(path, "/tmp", MAILDEX_DB_READ_ONLY, &db, &err),
+              MAILDEX_STATUS_FILE_NOT_FOUND);
+    ASSERT(err && strstr(err, "not a maildex database"));
+    free(err);
+    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    maildex_db_close(db);
+}
+
+TEST(garbage_file_is_reported_not_crashed)
+{
+    const char *path = db_file("garbage");
+    FILE *f = fopen(path, "w");
+    maildex_db_t *db = NULL;
+    char *err = NULL;
+    maildex_status_t st;
+
+    ASSERT(f != NULL);
+    for (int i = 0; i < 4096; i++)
+        fputc((i * 7919) & 0xff, f);
+    fclose(f);
+    st = maildex_db_open(path, "/tmp", MAILDEX_DB_READ_WRITE, &db, &err);
+    ASSERT(st == MAILDEX_STATUS_DATABASE_CORRUPT || st == MAILDEX_STATUS_DATABASE_ERROR);
+    ASSERT(db == NULL);
+    ASSERT(err != NULL);
+    free(err);
+}
+
+TEST(statement_cache_prepares_once_and_resets)
+{
+    const char *path = db_file("cache");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    sqlite3_stmt *a, *b;
+
+    ASSERT(db->stmts[MAILDEX__STMT_META_GET] == NULL); /* lazy */
+    ASSERT_EQ(maildex__stmt(db, MAILDEX__STMT_META_GET, &a), MAILDEX_STATUS_OK);
+    sqlite3_bind_text(a, 1, "revision", -1, SQLITE_STATIC);
+    ASSERT_EQ(sqlite3_step(a), SQLITE_ROW); /* left mid-iteration on purpose */
+    ASSERT_EQ(maildex__stmt(db, MAILDEX__STMT_META_GET, &b), MAILDEX_STATUS_OK);
+    ASSERT(a == b);
+    /* Reset and bindings cleared: an unbound key matches nothing. */
+    ASSERT_EQ(sqlite3_step(b), SQLITE_DONE);
+    ASSERT_STR_EQ(sqlite3_sql(b), maildex__stmt_sql(MAILDEX__STMT_META_GET));
+    /* Closing with a cached, un-reset statement must still close SQLite cleanly (ASan would see a
+     * leaked connection otherwise). */
+    ASSERT_EQ(sqlite3_step(b), SQLITE_DONE);
+    maildex_db_close(db);
+}
+
+TEST(every_cached_statement_prepares)
+{
+    const char *path = db_file("allstmts");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    sqlite3_stmt *s;
+
+    for (int i = 0; i < MAILDEX__STMT_COUNT; i++) {
+        if (maildex__stmt(db, (maildex__stmt_id_t) i, &s) != MAILDEX_STATUS_OK)
+            printf("# statement %d: %s\n", i, maildex_db_errmsg(db));
+        ASSERT(s != NULL);
+    }
+    maildex_db_close(db);
+}
+
+TEST(transactions_nest_and_revision_bumps)
+{
+    const char *path = db_file("txn");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    int64_t rev = 0;
+    uint64_t stored = 0;
+
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__bump_revision(db, &rev), MAILDEX_STATUS_OK);
+    ASSERT_EQ(rev, 1);
+    ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_OK);
+    ASSERT(!sqlite3_get_autocommit(db->sql)); /* inner commit only counts */
+    ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_OK);
+    ASSERT(sqlite3_get_autocommit(db->sql));
+
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__bump_revision(db, &rev), MAILDEX_STATUS_OK);
+    maildex__rollback(db);
+    ASSERT_EQ(maildex_db_revision(db, NULL, &stored), MAILDEX_STATUS_OK);
+    ASSERT_EQ(stored, 1);
+    maildex_db_close(db);
+}
+
+TEST(read_only_handle_refuses_writes)
+{
+    const char *path = db_file("ro");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_close(db);
+    db = open_or_fail(path, MAILDEX_DB_READ_ONLY);
+    ASSERT_EQ(maildex_db_config_set(db, "a.b", "c"), MAILDEX_STATUS_READ_ONLY);
+    ASSERT(strstr(maildex_db_errmsg(db), "read-only") != NULL);
+    maildex_db_close(db);
+}
+
+TEST(second_writer_waits_then_reports_busy)
+{
+    const char *path = db_file("busy");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    maildex_db_t *r = open_or_fail(path, MAILDEX_DB_READ_ONLY);
+    uint64_t rev;
+
+    ASSERT_EQ(maildex__begin(a), MAILDEX_STATUS_OK);
+    sqlite3_busy_timeout(b->sql, 50); /* do not wait the real 10 s in a unit test */
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_DATABASE_BUSY);
+    ASSERT(strstr(maildex_db_errmsg(b), "locked by another writer") != NULL);
+    /* A reader is never blocked by the writer (WAL). */
+    ASSERT_EQ(maildex_db_revision(r, NULL, &rev), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__commit(a), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__commit(b), MAILDEX_STATUS_OK);
+    maildex_db_close(r);
+    maildex_db_close(b);
+    maildex_db_close(a);
+}
+
+TEST(close_accepts_null)
+{
+    ASSERT_EQ(maildex_db_close(NULL), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(maildex_db_errmsg(NULL), "");
+}
+
+TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_private_and_wal)
+              TEST_ENTRY(open_missing_without_create_fails_cleanly)
+                  TEST_ENTRY(reopen_keeps_uuid_and_data)
+                      TEST_ENTRY(newer_schema_is_refused_untouched)
+                          TEST_ENTRY(older_schema_is_migrated_on_write_open_only)
+                              TEST_ENTRY(garbage_file_is_reported_not_crashed)
+                                  TEST_ENTRY(statement_cache_prepares_once_and_resets)
+                                      TEST_ENTRY(every_cached_statement_prepares)
+                                          TEST_ENTRY(transactions_nest_and_revision_bumps)
+                                              TEST_ENTRY(read_only_handle_refuses_writes)
+                                                  TEST_ENTRY(second_writer_waits_then_reports_busy)
+                                                      TEST_ENTRY(close_accepts_null))
