@@ -70,6 +70,7 @@ extern const struct command cli_commands[];
 const struct command *cli_find_command(const char *name);
 
 command_fn cmd_help;
+command_fn cmd_new;
 command_fn cmd_config;
 command_fn cmd_setup;
 

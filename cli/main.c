@@ -9,6 +9,8 @@
 #include <string.h>
 
 const struct command cli_commands[] = {
+    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
+     "Index new, moved and removed mail"},
     {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",

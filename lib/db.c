@@ -80,6 +80,28 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
     return maildex__error(db, status, "%s: %s", context, sqlite3_errmsg(db->sql));
 }
 
+maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const char *context)
+{
+    int rc = sqlite3_step(stmt);
+
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
+        sqlite3_reset(stmt);
+        return MAILDEX_STATUS_OK;
+    }
+    return maildex__sql_error(db, sqlite3_reset(stmt), context);
+}
+
+maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *has_row,
+                                   const char *context)
+{
+    int rc = sqlite3_step(stmt);
+
+    *has_row = rc == SQLITE_ROW;
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+        return MAILDEX_STATUS_OK;
+    return maildex__sql_error(db, sqlite3_reset(stmt), context);
+}
+
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql)
 {
     int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
@@ -276,7 +298,17 @@ maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision)
     *revision = sqlite3_column_int64(stmt, 0);
     sqlite3_reset(stmt);
     db->revision_bumped = 1;
+    db->revision = *revision;
     return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision)
+{
+    if (db->revision_bumped) {
+        *revision = db->revision;
+        return MAILDEX_STATUS_OK;
+    }
+    return maildex__bump_revision(db, revision);
 }
 
 maildex_status_t maildex_db_revision(maildex_db_t *db, const char **uuid, uint64_t *revision)

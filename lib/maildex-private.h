@@ -20,6 +20,7 @@ struct maildex_db {
     sqlite3_stmt *stmts[MAILDEX__STMT_COUNT]; /* the statement cache (stmt.c) */
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */
+    int64_t revision;                     /* ... to this value */
 };
 
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */
@@ -50,6 +51,19 @@ void maildex__rollback(maildex_db_t *db);
 
 /* Bumps meta.revision once per write transaction and returns the new revision in *revision. */
 maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision);
+
+/* Steps a statement that returns no rows we need (or whose first row is enough) and resets it.
+ * Returns OK, or the real error from sqlite3_reset recorded with context. */
+maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const char *context);
+
+/* Steps once: *has_row tells whether a row is ready to read. The caller resets the statement (the
+ * next maildex__stmt() does). */
+maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *has_row,
+                                   const char *context);
+
+/* The revision this write transaction stamps on what it changes (bumping meta.revision on the
+ * first call in a transaction). */
+maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision);
 
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);

@@ -103,6 +103,198 @@ maildex_status_t maildex_db_revision(maildex_db_t *db, const char **uuid, uint64
 maildex_status_t maildex_db_config_get(maildex_db_t *db, const char *key, const char **value);
 maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const char *value);
 
+/* ---- indexing ---------------------------------------------------------------------------------- */
+
+/* What one maildex_index() run did. */
+typedef struct {
+    uint64_t files_found;      /* files to look at: new ones in changed directories (all, first time) */
+    uint64_t files_processed;  /* files read and parsed */
+    uint64_t messages_added;   /* new Message-IDs */
+    uint64_t messages_removed; /* messages whose last file disappeared */
+    uint64_t renames;          /* files that moved, or were added to or removed from a message that
+                                  kept another file (notmuch's "file renames") */
+    uint64_t files_vanished;   /* listed, then gone before they could be read */
+    uint64_t warnings;         /* entries skipped with a warning (see warning below) */
+    uint64_t directories;      /* directories walked */
+    uint64_t directories_listed; /* ... of which listed because they changed */
+} maildex_index_stats_t;
+
+typedef struct {
+    const char *const *new_tags;    /* NULL-terminated: tags of new messages (notmuch's new.tags) */
+    const char *const *ignore;      /* NULL-terminated new.ignore entries: names, or "/regex/" matched
+                                       against the path relative to the mail root */
+    bool synchronize_flags;         /* Maildir flags <-> tags (maildir.synchronize_flags) */
+    bool full_scan;                 /* list every directory, even unchanged ones */
+    /* Called for each entry skipped (a symlink loop, a FIFO, an unreadable file ...), once per run:
+     * reason is a lower-case phrase. */
+    void (*warning)(void *data, const char *path, const char *reason);
+    /* Called for each file that is not mail (notmuch's "Ignoring non-mail file" note). */
+    void (*not_mail)(void *data, const char *path);
+    /* Called after each file is done (verbose output, progress): done of total so far. */
+    void (*progress)(void *data, const maildex_index_stats_t *stats, uint64_t done, uint64_t total,
+                     const char *path);
+    void *data;
+    /* When set non-zero (from a signal handler), the run finishes the batch in hand, commits and
+     * returns MAILDEX_STATUS_INTERRUPTED. */
+    const volatile int *interrupted;
+} maildex_index_options_t;
+
+/* Brings the database up to date with the mail under the mail root: new files are parsed (on a
+ * thread pool) and indexed, renamed and moved files are recognised without reading them again where
+ * their unique name and size match, removed files leave the index, and directories whose mtime did
+ * not change are not listed. Writes in batched transactions; a crash at any point leaves a
+ * consistent database and the next run finishes the job.
+ *
+ * Returns MAILDEX_STATUS_OK (stats filled in; warnings do not make the run fail),
+ * MAILDEX_STATUS_INTERRUPTED (what was done is committed), MAILDEX_STATUS_FILE_NOT_FOUND (the mail
+ * root is missing), MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
+maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
+                               maildex_index_stats_t *stats);
+
+/* ---- queries ---------------------------------------------------------------------------------------- */
+
+/* A parsed and planned notmuch query (doc/query-syntax.md). Results stream from the indexes in date
+ * order and stop where the caller stops: asking for 50 results reads about 50 index entries.
+ *
+ * Usage (print the Message-IDs of the newest 50 unread messages):
+ *     maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+ *     maildex_query_t *q;
+ *     maildex_messages_t *it;
+ *     maildex_message_t *m;
+ *     opts.limit = 50;
+ *     if (maildex_query_create(db, "tag:unread", &opts, &q) != MAILDEX_STATUS_OK)
+ *         ... report maildex_db_errmsg(db) ...
+ *     if (maildex_query_search_messages(q, &it) == MAILDEX_STATUS_OK)
+ *         while (maildex_messages_next(it, &m) == MAILDEX_STATUS_OK && m)
+ *             puts(maildex_message_id(m));
+ *     maildex_query_destroy(q);
+ * Every object below is a talloc child of its query; maildex_query_destroy frees them all. */
+typedef struct maildex_query maildex_query_t;
+typedef struct maildex_messages maildex_messages_t;
+typedef struct maildex_message maildex_message_t;
+typedef struct maildex_threads maildex_threads_t;
+typedef struct maildex_thread maildex_thread_t;
+
+typedef enum {
+    MAILDEX_SORT_NEWEST_FIRST = 0,
+    MAILDEX_SORT_OLDEST_FIRST = 1,
+} maildex_sort_t;
+
+/* What happens to messages carrying one of exclude_tags (notmuch's search.exclude_tags), unless the
+ * query names the tag itself. */
+typedef enum {
+    MAILDEX_EXCLUDE_TRUE = 0, /* they are not results, and not "matched" in thread summaries */
+    MAILDEX_EXCLUDE_FALSE,    /* exclude_tags are ignored */
+    MAILDEX_EXCLUDE_FLAG,     /* they are results, flagged (maildex_message_excluded) */
+    MAILDEX_EXCLUDE_ALL,      /* as TRUE, and they vanish from threads (total, authors, tags) too */
+} maildex_exclude_t;
+
+typedef struct {
+    maildex_sort_t sort;
+    maildex_exclude_t exclude;
+    const char *const *exclude_tags; /* NULL-terminated; NULL for none. Copied. */
+    uint64_t offset;                 /* results (messages, or threads) to skip */
+    int64_t limit;                   /* most results to return; negative for all */
+    /* Returns the text of the named query NAME (config key query.NAME) for query:NAME, or NULL when
+     * there is none. The library never reads config. May be NULL. */
+    const char *(*lookup)(void *data, const char *name);
+    void *lookup_data;
+    int64_t now; /* "now" for relative dates (seconds since the epoch); 0 for the current time */
+} maildex_query_options_t;
+
+#define MAILDEX_QUERY_OPTIONS_INIT                                                                \
+    { MAILDEX_SORT_NEWEST_FIRST, MAILDEX_EXCLUDE_TRUE, NULL, 0, -1, NULL, NULL, 0 }
+
+/* Parses and plans text. opts may be NULL (the defaults above). Returns MAILDEX_STATUS_OK and sets
+ * *out, or sets *out to NULL and returns MAILDEX_STATUS_QUERY_SYNTAX (maildex_db_errmsg(db) says
+ * what and where, e.g. "syntax error at position 14: expected a term after 'and'"), or
+ * MAILDEX_STATUS_NO_MEMORY or a database status. The query is a child of db. */
+maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
+                                      const maildex_query_options_t *opts, maildex_query_t **out);
+
+/* Frees q and everything obtained from it. Accepts NULL. */
+void maildex_query_destroy(maildex_query_t *q);
+
+/* Starts a message iteration in the query's sort order, honouring offset and limit. Several
+ * iterations of one query may be open at once. Returns MAILDEX_STATUS_OK and sets *out, or a status
+ * (message on the db). */
+maildex_status_t maildex_query_search_messages(maildex_query_t *q, maildex_messages_t **out);
+
+/* Sets *out to the next message, or to NULL at the end. The message is owned by the iterator and
+ * valid until the next call. Returns MAILDEX_STATUS_OK, or a database status with *out NULL. */
+maildex_status_t maildex_messages_next(maildex_messages_t *it, maildex_message_t **out);
+
+/* Frees the iterator early. Accepts NULL. */
+void maildex_messages_destroy(maildex_messages_t *it);
+
+/* The message's Message-ID (no angle brackets), thread id, Date header (seconds; 0 when it could not
+ * be parsed), whether it matched the query (false only for thread members that did not) and whether
+ * it carries an excluded tag (MAILDEX_EXCLUDE_FLAG). Strings are owned by the message. */
+const char *maildex_message_id(const maildex_message_t *m);
+uint64_t maildex_message_thread(const maildex_message_t *m);
+int64_t maildex_message_date(const maildex_message_t *m);
+bool maildex_message_matched(const maildex_message_t *m);
+bool maildex_message_excluded(const maildex_message_t *m);
+
+/* The message's files as absolute paths in discovery order, and its tags sorted bytewise; each a
+ * NULL-terminated array owned by the message (loaded on first call). Return MAILDEX_STATUS_OK or a
+ * database status with *out NULL. */
+maildex_status_t maildex_message_files(maildex_message_t *m, const char *const **out);
+maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **out);
+
+/* Starts a thread iteration: the threads of the matching messages, in the order of each thread's
+ * first message in the query's sort order, each once; offset and limit count threads. Reading stops
+ * as soon as `limit` threads were found. */
+maildex_status_t maildex_query_search_threads(maildex_query_t *q, maildex_threads_t **out);
+
+/* Sets *out to the next thread, or to NULL at the end; owned by the iterator, valid until the next
+ * call. Returns MAILDEX_STATUS_OK or a database status with *out NULL. */
+maildex_status_t maildex_threads_next(maildex_threads_t *it, maildex_thread_t **out);
+
+/* Frees the iterator early. Accepts NULL. */
+void maildex_threads_destroy(maildex_threads_t *it);
+
+/* notmuch's thread summary (notmuch-compat.md 2.3):
+ *   id          the thread id (printed as 16 hex digits)
+ *   timestamp   the date of the newest matched message (the oldest for MAILDEX_SORT_OLDEST_FIRST)
+ *   matched     matched messages that are not excluded; total: the thread's messages (minus the
+ *               excluded ones with MAILDEX_EXCLUDE_ALL); files: their files
+ *   authors     matched authors in date order, ", "-joined, then "| " and the others
+ *   subject     the newest (oldest) matched message's, minus one leading "Re: ", "Aw: ", "Vs: ", "Sv: "
+ *   tags        the union over the thread's messages, sorted bytewise, NULL-terminated
+ *   matched_query / unmatched_query   "id:a id:b" terms (quoted as notmuch quotes them) of the matched
+ *               and the other messages, oldest first; NULL when there are none
+ * Strings and arrays are owned by the thread. */
+uint64_t maildex_thread_id(const maildex_thread_t *t);
+int64_t maildex_thread_timestamp(const maildex_thread_t *t);
+int maildex_thread_matched(const maildex_thread_t *t);
+int maildex_thread_total(const maildex_thread_t *t);
+int maildex_thread_files(const maildex_thread_t *t);
+const char *maildex_thread_authors(const maildex_thread_t *t);
+const char *maildex_thread_subject(const maildex_thread_t *t);
+const char *const *maildex_thread_tags(const maildex_thread_t *t);
+const char *maildex_thread_matched_query(const maildex_thread_t *t);
+const char *maildex_thread_unmatched_query(const maildex_thread_t *t);
+
+/* Counts the matching messages, their threads, or their files (offset and limit do not apply).
+ * Returns MAILDEX_STATUS_OK and sets *count, or a database status. */
+maildex_status_t maildex_query_count_messages(maildex_query_t *q, uint64_t *count);
+maildex_status_t maildex_query_count_threads(maildex_query_t *q, uint64_t *count);
+maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count);
+
+/* Sets *out to the tags of the matching messages, sorted bytewise, unique, NULL-terminated, owned by
+ * q (valid until maildex_query_destroy). Returns MAILDEX_STATUS_OK or a database status. */
+maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out);
+
+/* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
+ * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with
+ * maildex_strings_free). Empty when word itself is indexed. Returns MAILDEX_STATUS_OK or a database
+ * status with *out NULL. */
+maildex_status_t maildex_db_suggest(maildex_db_t *db, const char *word, size_t max, char ***out);
+
+/* Frees a string array returned by maildex_db_suggest. Accepts NULL. */
+void maildex_strings_free(char **strings);
+
 #ifdef __cplusplus
 }
 #endif

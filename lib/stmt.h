@@ -20,6 +20,61 @@
     X(CONFIG_SET, "INSERT INTO config(key, value) VALUES (?1, ?2) "                           \
                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value")                    \
     X(CONFIG_DELETE, "DELETE FROM config WHERE key = ?1")                                     \
+    /* tags.c */                                                                              \
+    X(TAG_FIND, "SELECT id FROM tags WHERE name = ?1")                                        \
+    X(TAG_CREATE, "INSERT INTO tags(name) VALUES (?1)")                                       \
+    X(MESSAGE_TAG_ADD, "INSERT OR IGNORE INTO message_tags(tag, message) VALUES (?1, ?2)")    \
+    X(MESSAGE_TAG_REMOVE, "DELETE FROM message_tags WHERE tag = ?1 AND message = ?2")         \
+    X(TAG_COUNT_ADD, "UPDATE tags SET messages = messages + ?2 WHERE id = ?1")                \
+    X(MESSAGE_TAGS_UNCOUNT, "UPDATE tags SET messages = messages - 1 WHERE id IN "            \
+                            "(SELECT tag FROM message_tags WHERE message = ?1)")              \
+    X(MESSAGE_TAGS_DELETE, "DELETE FROM message_tags WHERE message = ?1")                     \
+    X(MESSAGE_TOUCH, "UPDATE messages SET lastmod = ?2 WHERE id = ?1")                        \
+    X(MESSAGE_FILE_FLAGS, "SELECT d.path, f.flags FROM files f JOIN directories d "           \
+                          "ON d.id = f.directory WHERE f.message = ?1")                       \
+    /* thread.c */                                                                            \
+    X(THREAD_OF_MESSAGE, "SELECT thread FROM messages WHERE message_id = ?1")                 \
+    X(THREAD_OF_GHOST, "SELECT thread FROM ghosts WHERE message_id = ?1")                     \
+    X(THREAD_CREATE, "INSERT INTO threads(messages) VALUES (0)")                              \
+    X(THREAD_SIZE, "SELECT messages FROM threads WHERE id = ?1")                              \
+    X(THREAD_COUNT_ADD, "UPDATE threads SET messages = messages + ?2 WHERE id = ?1")          \
+    X(THREAD_DELETE, "DELETE FROM threads WHERE id = ?1")                                     \
+    X(THREAD_MOVE_MESSAGES, "UPDATE messages SET thread = ?2 WHERE thread = ?1")              \
+    X(THREAD_MOVE_GHOSTS, "UPDATE ghosts SET thread = ?2 WHERE thread = ?1")                  \
+    X(THREAD_DELETE_GHOSTS, "DELETE FROM ghosts WHERE thread = ?1")                           \
+    X(GHOST_ADD, "INSERT OR IGNORE INTO ghosts(message_id, thread) VALUES (?1, ?2)")          \
+    X(GHOST_DELETE, "DELETE FROM ghosts WHERE message_id = ?1")                               \
+    /* store.c */                                                                             \
+    X(MESSAGE_FIND, "SELECT id FROM messages WHERE message_id = ?1")                          \
+    X(MESSAGE_KEY_MAX, "SELECT max(id) FROM messages WHERE id BETWEEN ?1 AND ?2")             \
+    X(MESSAGE_INSERT, "INSERT INTO messages(id, message_id, thread, date, parent, subject, "  \
+                      "author, lastmod) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")             \
+    X(MESSAGE_DELETE, "DELETE FROM messages WHERE id = ?1 RETURNING message_id, thread")      \
+    X(TEXT_INSERT, "INSERT INTO fts_text(id, subject, \"from\", \"to\", body, attachment, "     \
+                   "mimetype) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                           \
+    X(FTS_INSERT, "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, "        \
+                  "mimetype) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                            \
+    X(FTS_DELETE, "INSERT INTO fts(fts, rowid, subject, \"from\", \"to\", body, attachment, "   \
+                  "mimetype) SELECT 'delete', id, subject, \"from\", \"to\", body, "          \
+                  "attachment, mimetype FROM fts_text WHERE id = ?1")                         \
+    X(TEXT_DELETE, "DELETE FROM fts_text WHERE id = ?1")                                      \
+    X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
+    X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \
+    X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \
+    X(FILE_MOVE, "UPDATE files SET directory = ?2, name = ?3, folder = ?4, flags = ?5 "       \
+                 "WHERE id = ?1 RETURNING message")                                           \
+    X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
+    /* scan.c */                                                                              \
+    X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
+    X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \
+    X(DIR_CHILDREN, "SELECT id, path FROM directories WHERE parent = ?1")                     \
+    X(DIR_SET_MTIME, "UPDATE directories SET mtime = ?2 WHERE id = ?1")                       \
+    X(DIR_DELETE, "DELETE FROM directories WHERE id = ?1")                                    \
+    X(DIR_FILES, "SELECT id, name, size FROM files WHERE directory = ?1 ORDER BY name")       \
+    X(DIR_HAS_FILES, "SELECT 1 FROM files WHERE directory = ?1 LIMIT 1")                      \
+    X(FOLDER_FIND, "SELECT id FROM folders WHERE name = ?1")                                  \
+    X(FOLDER_INSERT, "INSERT INTO folders(name) VALUES (?1)")                                 \
     X(BEGIN, "BEGIN IMMEDIATE")                                                               \
     X(COMMIT, "COMMIT")                                                                       \
     X(ROLLBACK, "ROLLBACK")

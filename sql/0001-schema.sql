@@ -68,7 +68,8 @@ CREATE INDEX ghosts_thread ON ghosts(thread);
 
 -- The files of a message: several for a duplicate Message-ID, in discovery order (id). flags is the
 -- Maildir info after ":2," or NULL when the name has none. folder repeats directories.folder so that
--- folder: streams newest first from one index.
+-- folder: streams newest first from one index. size lets `new` recognise a renamed file (same unique
+-- name part, same size) without reading it again.
 CREATE TABLE files (
     id         INTEGER PRIMARY KEY,
     directory  INTEGER NOT NULL REFERENCES directories(id),
@@ -76,6 +77,7 @@ CREATE TABLE files (
     message    INTEGER NOT NULL,
     folder     INTEGER NOT NULL,
     flags      TEXT,
+    size       INTEGER NOT NULL DEFAULT 0,
     UNIQUE (directory, name)
 );
 CREATE INDEX files_message ON files(message);

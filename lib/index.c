@@ -1,0 +1,409 @@
+/* maildex_index(): the write path of `new`, in phases.
+ *   1. scan.c walks the mail root and finds new files, removed files and removed directories;
+ *   2. directory and folder rows are created for directories new to the database;
+ *   3. every new file is either recognised as a renamed file (same unique name and size as a removed
+ *      one: the row moves, the file is not read) or parsed on libuv's thread pool; results are applied
+ *      in submission order (so thread ids do not depend on timing) by this thread, the only one that
+ *      touches SQLite, in batched transactions; a bounded window of files in flight keeps memory
+ *      flat;
+ *   4. the remaining removals (after the adds, so a message that moved keeps its tags);
+ *   5. directory mtimes, recorded only now that everything under them is committed.
+ * A crash anywhere leaves committed batches and unrecorded mtimes: the next run lists those
+ * directories again, finds the committed files known, and finishes. */
+#include "maildex-private.h"
+
+#include "maildir.h"
+#include "message-parse.h"
+#include "scan.h"
+#include "store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <uv.h>
+
+#define WINDOW 64          /* files in flight on the pool */
+#define BATCH_FILES 2000   /* files per transaction */
+
+struct job {
+    uv_work_t req;
+    struct run *run;
+    struct maildex__scan_dir *dir;
+    const char *name;
+    char *path;                          /* talloc'd on the job context */
+    void *ctx;                           /* owns this job's parse result (made by the worker) */
+    struct maildex__parsed_message *msg;
+    char *error;
+    int rc;
+    int64_t size;
+    bool vanished;
+    bool done;
+};
+
+struct run {
+    maildex_db_t *db;
+    const maildex_index_options_t *opts;
+    struct maildex__scan *scan;
+    maildex_index_stats_t *stats;
+    struct maildex__add_options add;
+    uv_loop_t loop;
+    struct job *window[WINDOW];
+    size_t head, tail;                   /* sequence numbers: head is the next to apply */
+    GHashTable *renames;                 /* "base/size" -> struct maildex__scan_removal * */
+    GHashTable *unsafe_dirs;             /* dirs with a vanished file: mtime not recorded */
+    uint64_t done, in_batch;
+    maildex_status_t st;
+};
+
+static bool interrupted(const struct run *r)
+{
+    return r->opts->interrupted && *r->opts->interrupted;
+}
+
+static void warning(struct run *r, const char *path, const char *reason)
+{
+    r->stats->warnings++;
+    if (r->opts->warning)
+        r->opts->warning(r->opts->data, path, reason);
+}
+
+/* ---- phase 2: rows for new directories ---------------------------------------------------------- */
+
+static maildex_status_t folder_id(maildex_db_t *db, const char *dir_path, int64_t *id)
+{
+    char *folder = talloc_size(NULL, strlen(dir_path) + 1);
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = folder ? maildex__stmt(db, MAILDEX__STMT_FOLDER_FIND, &stmt)
+                                 : MAILDEX_STATUS_NO_MEMORY;
+
+    if (st)
+        goto done;
+    maildex__maildir_folder(dir_path, folder);
+    sqlite3_bind_text(stmt, 1, folder, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot read folders");
+    if (st == MAILDEX_STATUS_OK && row)
+        *id = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    if (st || row)
+        goto done;
+    st = maildex__stmt(db, MAILDEX__STMT_FOLDER_INSERT, &stmt);
+    if (st)
+        goto done;
+    sqlite3_bind_text(stmt, 1, folder, -1, SQLITE_STATIC);
+    st = maildex__step_done(db, stmt, "cannot record a folder");
+    *id = sqlite3_last_insert_rowid(db->sql);
+done:
+    talloc_free(folder);
+    return st;
+}
+
+static maildex_status_t create_directories(struct run *r)
+{
+    GPtrArray *dirs = r->scan->dirs;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    for (guint i = 0; i < dirs->len && st == MAILDEX_STATUS_OK; i++) {
+        struct maildex__scan_dir *d = dirs->pdata[i];
+        struct maildex__scan_dir *parent = d->parent >= 0 ? dirs->pdata[d->parent] : NULL;
+        sqlite3_stmt *stmt;
+        if (d->id != 0)
+            continue;
+        st = folder_id(r->db, d->path, &d->folder);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex__stmt(r->db, MAILDEX__STMT_DIR_INSERT, &stmt);
+        if (st)
+            break;
+        sqlite3_bind_text(stmt, 1, d->path, -1, SQLITE_STATIC);
+        if (parent && parent->id > 0)
+            sqlite3_bind_int64(stmt, 2, parent->id);
+        sqlite3_bind_int64(stmt, 3, d->folder);
+        st = maildex__step_done(r->db, stmt, "cannot record a directory");
+        d->id = sqlite3_last_insert_rowid(r->db->sql);
+    }
+    return st;
+}
+
+/* ---- phase 3: new files ------------------------------------------------------------------------- */
+
+static void parse_work(uv_work_t *req)
+{
+    struct job *job = req->data;
+    struct stat sb;
+
+    /* Runs on a pool thread: touches only the job and its own talloc tree. */
+    if (stat(job->path, &sb) != 0 && errno == ENOENT) {
+        job->vanished = true;
+        return;
+    }
+    job->size = sb.st_size;
+    job->ctx = talloc_new(NULL);
+    job->rc = maildex__message_parse_file(job->ctx, job->path, &job->msg, &job->error);
+}
+
+static maildex_status_t commit_batch(struct run *r, bool reopen)
+{
+    maildex_status_t st = maildex__commit(r->db);
+
+    r->in_batch = 0;
+    if (st == MAILDEX_STATUS_OK && reopen)
+        st = maildex__begin(r->db);
+    return st;
+}
+
+static void count_file_done(struct run *r, const char *path)
+{
+    r->done++;
+    if (r->opts->progress)
+        r->opts->progress(r->opts->data, r->stats, r->done, r->stats->files_found, path);
+    if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK)
+        r->st = commit_batch(r, true);
+}
+
+static void apply(struct run *r, struct job *job)
+{
+    struct maildex__file_ref f = {job->dir->id, job->dir->folder, job->name, NULL, job->size};
+    bool added = false;
+
+    if (job->vanished) {
+        r->stats->files_vanished++;
+        g_hash_table_add(r->unsafe_dirs, job->dir);
+        warning(r, job->path, "vanished before it could be read");
+    } else if (job->rc == MAILDEX__PARSE_ERROR) {
+        warning(r, job->path, job->error ? job->error : "cannot be read");
+    } else if (job->rc == MAILDEX__PARSE_NOT_MAIL) {
+        r->stats->files_processed++;
+        if (r->opts->not_mail)
+            r->opts->not_mail(r->opts->data, job->path);
+    } else if (r->st == MAILDEX_STATUS_OK) {
+        r->stats->files_processed++;
+        f.flags = maildex__maildir_flags(job->name);
+        r->st = maildex__store_add(r->db, job->msg, &f, &r->add, &added);
+        if (added)
+            r->stats->messages_added++;
+    }
+    count_file_done(r, job->path);
+}
+
+static void parse_done(uv_work_t *req, int status)
+{
+    struct job *job = req->data;
+    struct run *r = job->run;
+
+    (void) status;
+    job->done = true;
+    /* In submission order: a later file that finished first waits for the earlier ones. */
+    while (r->head < r->tail && r->window[r->head % WINDOW]->done) {
+        struct job *next = r->window[r->head % WINDOW];
+        apply(r, next);
+        talloc_free(next->ctx);
+        talloc_free(next);
+        r->window[r->head % WINDOW] = NULL;
+        r->head++;
+    }
+}
+
+static char *rename_key(const char *name, int64_t size)
+{
+    return g_strdup_printf("%.*s/%" PRId64, (int) maildex__maildir_base_len(name), name, size);
+}
+
+/* A new file with the unique name and size of a removed one is that file renamed or moved (flags
+ * changed, new/ -> cur/, another folder): move the row, do not read the file. */
+static bool try_rename(struct run *r, struct maildex__scan_dir *d, const char *name,
+                       const char *path)
+{
+    struct maildex__scan_removal *removal;
+    struct maildex__file_ref to = {d->id, d->folder, name, maildex__maildir_flags(name), 0};
+    struct stat sb;
+    char *key;
+
+    if (g_hash_table_size(r->renames) == 0 || stat(path, &sb) != 0)
+        return false;
+    key = rename_key(name, sb.st_size);
+    removal = g_hash_table_lookup(r->renames, key);
+    g_free(key);
+    if (removal == NULL || removal->done)
+        return false;
+    removal->done = true;
+    r->st = maildex__store_move_file(r->db, removal->file_id, &to, r->add.synchronize_flags);
+    r->stats->renames++;
+    count_file_done(r, path);
+    return true;
+}
+
+static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
+{
+    struct job *job;
+    char *path = maildex__scan_full_path(NULL, r->db->mail_root, d->path, name);
+
+    if (path == NULL) {
+        r->st = MAILDEX_STATUS_NO_MEMORY;
+        return;
+    }
+    if (try_rename(r, d, name, path)) {
+        talloc_free(path);
+        return;
+    }
+    while (r->tail - r->head >= WINDOW)
+        uv_run(&r->loop, UV_RUN_ONCE);
+    job = talloc_zero(NULL, struct job);
+    if (job == NULL) {
+        talloc_free(path);
+        r->st = MAILDEX_STATUS_NO_MEMORY;
+        return;
+    }
+    job->run = r;
+    job->dir = d;
+    job->name = name;
+    job->path = talloc_steal(job, path);
+    job->req.data = job;
+    r->window[r->tail % WINDOW] = job;
+    r->tail++;
+    uv_queue_work(&r->loop, &job->req, parse_work, parse_done);
+}
+
+static void index_new_files(struct run *r)
+{
+    GPtrArray *dirs = r->scan->dirs;
+
+    for (guint i = 0; i < dirs->len && r->st == MAILDEX_STATUS_OK && !interrupted(r); i++) {
+        struct maildex__scan_dir *d = dirs->pdata[i];
+        GPtrArray *names = d->new_names;
+        GStringChunk *chunk = NULL;
+        if (d->id <= 0)
+            continue;
+        if (d->fresh) {
+            chunk = g_string_chunk_new(16 * 1024);
+            names = g_ptr_array_new();
+            maildex__scan_relist(r->scan, r->db->mail_root, d, chunk, names);
+        }
+        for (guint j = 0; names && j < names->len && r->st == MAILDEX_STATUS_OK && !interrupted(r);
+             j++)
+            submit(r, d, names->pdata[j]);
+        /* The names of a fresh directory must outlive the jobs that point at them. */
+        while (chunk && r->head < r->tail)
+            uv_run(&r->loop, UV_RUN_ONCE);
+        if (chunk) {
+            g_ptr_array_free(names, TRUE);
+            g_string_chunk_free(chunk);
+        }
+    }
+    while (r->head < r->tail)
+        uv_run(&r->loop, UV_RUN_ONCE);
+}
+
+/* ---- phases 4 and 5 ----------------------------------------------------------------------------- */
+
+static void remove_files(struct run *r)
+{
+    GArray *removals = r->scan->removals;
+
+    for (guint i = 0; i < removals->len && r->st == MAILDEX_STATUS_OK; i++) {
+        struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
+        bool gone;
+        if (rm->done)
+            continue;
+        r->st = maildex__store_remove_file(r->db, rm->file_id, r->add.synchronize_flags, &gone);
+        if (gone)
+            r->stats->messages_removed++;
+        else
+            r->stats->renames++;
+        if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK)
+            r->st = commit_batch(r, true);
+    }
+    for (guint i = 0; i < r->scan->removed_dirs->len && r->st == MAILDEX_STATUS_OK; i++) {
+        sqlite3_stmt *stmt;
+        r->st = maildex__stmt(r->db, MAILDEX__STMT_DIR_DELETE, &stmt);
+        if (r->st == MAILDEX_STATUS_OK) {
+            sqlite3_bind_int64(stmt, 1, g_array_index(r->scan->removed_dirs, int64_t, i));
+            r->st = maildex__step_done(r->db, stmt, "cannot forget a directory");
+        }
+    }
+}
+
+static void record_mtimes(struct run *r)
+{
+    GPtrArray *dirs = r->scan->dirs;
+
+    for (guint i = 0; i < dirs->len && r->st == MAILDEX_STATUS_OK; i++) {
+        struct maildex__scan_dir *d = dirs->pdata[i];
+        sqlite3_stmt *stmt;
+        if (d->id <= 0 || g_hash_table_contains(r->unsafe_dirs, d))
+            continue;
+        r->st = maildex__stmt(r->db, MAILDEX__STMT_DIR_SET_MTIME, &stmt);
+        if (r->st)
+            break;
+        sqlite3_bind_int64(stmt, 1, d->id);
+        /* 0 = "list it next time": a too-recent mtime is not trusted (see scan.c). */
+        sqlite3_bind_int64(stmt, 2, d->record_mtime ? d->fs_mtime : 0);
+        r->st = maildex__step_done(r->db, stmt, "cannot record a directory's mtime");
+    }
+}
+
+static void build_rename_index(struct run *r)
+{
+    GArray *removals = r->scan->removals;
+
+    for (guint i = 0; i < removals->len; i++) {
+        struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
+        g_hash_table_insert(r->renames, rename_key(rm->name, rm->size), rm);
+    }
+}
+
+maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
+                               maildex_index_stats_t *stats)
+{
+    maildex_index_stats_t local_stats = {0};
+    struct maildex__scan_options scan_opts = {opts->ignore, opts->full_scan, opts->warning,
+                                              opts->data};
+    struct run r = {0};
+
+    if (stats == NULL)
+        stats = &local_stats;
+    memset(stats, 0, sizeof *stats);
+    if (db->mode == MAILDEX_DB_READ_ONLY)
+        return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
+                              db->path);
+    maildex__message_parse_init();
+    r.db = db;
+    r.opts = opts;
+    r.stats = stats;
+    r.add.new_tags = opts->new_tags;
+    r.add.synchronize_flags = opts->synchronize_flags;
+    r.st = maildex__scan(db, &scan_opts, &r.scan);
+    if (r.st)
+        return r.st;
+    stats->files_found = r.scan->files_found;
+    stats->warnings = r.scan->warnings;
+    stats->directories = r.scan->dirs->len;
+    stats->directories_listed = r.scan->listed;
+    r.renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    r.unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    build_rename_index(&r);
+    uv_loop_init(&r.loop);
+
+    r.st = maildex__begin(db);
+    if (r.st == MAILDEX_STATUS_OK)
+        r.st = create_directories(&r);
+    if (r.st == MAILDEX_STATUS_OK)
+        index_new_files(&r);
+    if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
+        remove_files(&r);
+    if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
+        record_mtimes(&r);
+    if (r.st == MAILDEX_STATUS_OK)
+        r.st = commit_batch(&r, false);
+    else
+        maildex__rollback(db);
+    if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
+        r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
+                              "interrupted: what was indexed so far is saved");
+
+    uv_loop_close(&r.loop);
+    g_hash_table_destroy(r.unsafe_dirs);
+    g_hash_table_destroy(r.renames);
+    maildex__scan_free(r.scan);
+    return r.st;
+}

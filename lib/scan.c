@@ -1,0 +1,443 @@
+/* Phase one of `new`: the walk (see scan.h). Reads the database and the directory tree, writes
+ * nothing, opens no mail file. */
+#include "scan.h"
+
+#include "maildir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct walk {
+    maildex_db_t *db;
+    const struct maildex__scan_options *opts;
+    struct maildex__scan *scan;
+    GHashTable *visited;  /* "dev:ino" of directories walked: symlink loops end here */
+    maildex_status_t st;
+};
+
+char *maildex__scan_full_path(void *ctx, const char *root, const char *dir, const char *name)
+{
+    if (dir[0] == '\0')
+        return name ? talloc_asprintf(ctx, "%s/%s", root, name) : talloc_strdup(ctx, root);
+    return name ? talloc_asprintf(ctx, "%s/%s/%s", root, dir, name)
+                : talloc_asprintf(ctx, "%s/%s", root, dir);
+}
+
+static void warn(struct walk *w, const char *dir, const char *name, const char *reason)
+{
+    char *path = maildex__scan_full_path(NULL, w->db->mail_root, dir, name);
+    w->scan->warnings++;
+    if (w->opts->warning)
+        w->opts->warning(w->opts->data, path ? path : name, reason);
+    talloc_free(path);
+}
+
+static char *child_path(const char *dir, const char *name)
+{
+    return dir[0] ? g_strdup_printf("%s/%s", dir, name) : g_strdup(name);
+}
+
+static bool ignored(const struct maildex__scan *scan, const char *dir, const char *name)
+{
+    bool hit = false;
+    char *rel;
+
+    if (strcmp(name, ".maildex") == 0 || strcmp(name, ".notmuch") == 0)
+        return true;
+    for (guint i = 0; i < scan->ignore_names->len; i++)
+        if (strcmp(name, scan->ignore_names->pdata[i]) == 0)
+            return true;
+    if (scan->ignore_regexes->len == 0)
+        return false;
+    rel = child_path(dir, name);
+    for (guint i = 0; i < scan->ignore_regexes->len && !hit; i++)
+        hit = g_regex_match(scan->ignore_regexes->pdata[i], rel, 0, NULL);
+    g_free(rel);
+    return hit;
+}
+
+static void compile_ignores(struct walk *w)
+{
+    w->scan->ignore_names = g_ptr_array_new();
+    w->scan->ignore_regexes = g_ptr_array_new_with_free_func((GDestroyNotify) g_regex_unref);
+    for (size_t i = 0; w->opts->ignore && w->opts->ignore[i]; i++) {
+        const char *e = w->opts->ignore[i];
+        size_t len = strlen(e);
+        if (len >= 2 && e[0] == '/' && e[len - 1] == '/') {
+            char *pattern = g_strndup(e + 1, len - 2);
+            GError *err = NULL;
+            GRegex *re = g_regex_new(pattern, G_REGEX_OPTIMIZE, 0, &err);
+            if (re)
+                g_ptr_array_add(w->scan->ignore_regexes, re);
+            else {
+                warn(w, "", e, "new.ignore: not a valid regular expression; entry ignored");
+                g_error_free(err);
+            }
+            g_free(pattern);
+        } else if (len) {
+            g_ptr_array_add(w->scan->ignore_names, (gpointer) e);
+        }
+    }
+}
+
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "not a regular file (a FIFO); skipped";
+    if (S_ISSOCK(mode))
+        return "not a regular file (a socket); skipped";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "not a regular file (a device); skipped";
+    return "not a regular file; skipped";
+}
+
+static int64_t mtime_ns(const struct stat *sb)
+{
+    return (int64_t) sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+
+static struct maildex__scan_dir *add_dir(struct walk *w, const char *path, int64_t parent)
+{
+    struct maildex__scan_dir *d = g_new0(struct maildex__scan_dir, 1);
+    d->path = g_string_chunk_insert(w->scan->names, path);
+    d->parent = parent;
+    g_ptr_array_add(w->scan->dirs, d);
+    return d;
+}
+
+/* Reads the database's row for a directory: id, recorded mtime. */
+static void find_dir(struct walk *w, struct maildex__scan_dir *d, int64_t *db_mtime)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+
+    *db_mtime = -1;
+    if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FIND, &stmt)))
+        return;
+    sqlite3_bind_text(stmt, 1, d->path, -1, SQLITE_STATIC);
+    w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories");
+    if (w->st == MAILDEX_STATUS_OK && row) {
+        d->id = sqlite3_column_int64(stmt, 0);
+        *db_mtime = sqlite3_column_int64(stmt, 1);
+        d->folder = sqlite3_column_int64(stmt, 2);
+    }
+    sqlite3_reset(stmt);
+}
+
+/* Every file of a directory gone from disk is removed, and so are its subdirectories. */
+static void remove_dir_tree(struct walk *w, int64_t dir_id)
+{
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    sqlite3_stmt *stmt;
+    bool row;
+
+    g_array_append_val(stack, dir_id);
+    while (stack->len && w->st == MAILDEX_STATUS_OK) {
+        int64_t id = g_array_index(stack, int64_t, stack->len - 1);
+        g_array_set_size(stack, stack->len - 1);
+        g_array_append_val(w->scan->removed_dirs, id);
+        if ((w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
+            break;
+        sqlite3_bind_int64(stmt, 1, id);
+        while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row) {
+            struct maildex__scan_removal r = {0};
+            r.file_id = sqlite3_column_int64(stmt, 0);
+            r.name = g_string_chunk_insert(w->scan->names, (const char *) sqlite3_column_text(stmt, 1));
+            r.size = sqlite3_column_int64(stmt, 2);
+            g_array_append_val(w->scan->removals, r);
+        }
+        sqlite3_reset(stmt);
+        if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
+            break;
+        sqlite3_bind_int64(stmt, 1, id);
+        while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row) {
+            int64_t child = sqlite3_column_int64(stmt, 0);
+            g_array_append_val(stack, child);
+        }
+        sqlite3_reset(stmt);
+    }
+    g_array_free(stack, TRUE);
+}
+
+/* The database's idea of a directory's files, for the diff: name -> removal candidate. */
+static GHashTable *known_files(struct walk *w, int64_t dir_id)
+{
+    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    sqlite3_stmt *stmt;
+    bool row;
+
+    if (w->st || dir_id == 0 || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
+        return known;
+    sqlite3_bind_int64(stmt, 1, dir_id);
+    while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row) {
+        struct maildex__scan_removal *r = g_new0(struct maildex__scan_removal, 1);
+        r->file_id = sqlite3_column_int64(stmt, 0);
+        r->name = g_string_chunk_insert(w->scan->names, (const char *) sqlite3_column_text(stmt, 1));
+        r->size = sqlite3_column_int64(stmt, 2);
+        g_hash_table_insert(known, r->name, r);
+    }
+    sqlite3_reset(stmt);
+    return known;
+}
+
+static GHashTable *known_subdirs(struct walk *w, int64_t dir_id)
+{
+    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    sqlite3_stmt *stmt;
+    bool row;
+
+    if (w->st || dir_id == 0 || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
+        return known;
+    sqlite3_bind_int64(stmt, 1, dir_id);
+    while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row) {
+        int64_t *id = g_new(int64_t, 1);
+        *id = sqlite3_column_int64(stmt, 0);
+        g_hash_table_insert(known, g_strdup((const char *) sqlite3_column_text(stmt, 1)), id);
+    }
+    sqlite3_reset(stmt);
+    return known;
+}
+
+struct entry {
+    char *name;
+    bool is_dir;
+};
+
+static gint compare_entries(gconstpointer a, gconstpointer b)
+{
+    return strcmp(((const struct entry *) a)->name, ((const struct entry *) b)->name);
+}
+
+static gint compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Lists a directory: regular files and subdirectories, with a warning for anything else. */
+static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *is_maildir)
+{
+    GArray *entries = g_array_new(FALSE, FALSE, sizeof(struct entry));
+    DIR *dh = opendir(abs);
+    struct dirent *de;
+    bool in_leaf, leaf_is_new;
+
+    *is_maildir = false;
+    if (dh == NULL) {
+        warn(w, dir, NULL, strerror(errno));
+        return entries;
+    }
+    in_leaf = maildex__maildir_is_leaf(dir, &leaf_is_new);
+    while ((de = readdir(dh)) != NULL) {
+        struct entry e = {0};
+        unsigned char type = de->d_type;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (type == DT_LNK || type == DT_UNKNOWN) {
+            struct stat sb;
+            if (fstatat(dirfd(dh), de->d_name, &sb, 0) != 0) {
+                warn(w, dir, de->d_name,
+                     errno == ELOOP    ? "symlink loop; skipped"
+                     : errno == ENOENT ? "dangling symlink; skipped"
+                                       : strerror(errno));
+                continue;
+            }
+            type = S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG : DT_FIFO;
+            if (type == DT_FIFO) {
+                warn(w, dir, de->d_name, kind_of(sb.st_mode));
+                continue;
+            }
+        }
+        if (type == DT_DIR) {
+            if (strcmp(de->d_name, "cur") == 0 || strcmp(de->d_name, "new") == 0)
+                *is_maildir = true;
+            if (in_leaf) {
+                warn(w, dir, de->d_name, "a directory inside a Maildir's cur/ or new/; skipped");
+                continue;
+            }
+            e.is_dir = true;
+        } else if (type != DT_REG) {
+            warn(w, dir, de->d_name,
+                 type == DT_FIFO  ? "not a regular file (a FIFO); skipped"
+                 : type == DT_SOCK ? "not a regular file (a socket); skipped"
+                                   : "not a regular file (a device); skipped");
+            continue;
+        }
+        e.name = g_string_chunk_insert(w->scan->names, de->d_name);
+        g_array_append_val(entries, e);
+    }
+    closedir(dh);
+    g_array_sort(entries, compare_entries); /* the same order on every machine: stable thread ids */
+    return entries;
+}
+
+/* A changed (or new) directory: list it, diff files against the database, queue subdirectories. */
+static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t index, const char *abs)
+{
+    bool is_maildir;
+    GArray *entries = list_dir(w, d->path, abs, &is_maildir);
+    GHashTable *files = known_files(w, d->id);
+    GHashTable *subdirs = known_subdirs(w, d->id);
+    GHashTableIter it;
+    gpointer key, value;
+
+    d->fresh = g_hash_table_size(files) == 0;
+    w->scan->listed++;
+    for (guint i = 0; i < entries->len && w->st == MAILDEX_STATUS_OK; i++) {
+        struct entry *e = &g_array_index(entries, struct entry, i);
+        if (ignored(w->scan, d->path, e->name) || (e->is_dir && is_maildir && strcmp(e->name, "tmp") == 0))
+            continue;
+        if (e->is_dir) {
+            char *path = child_path(d->path, e->name);
+            g_hash_table_remove(subdirs, path);
+            add_dir(w, path, index);
+            g_free(path);
+        } else if (g_hash_table_remove(files, e->name)) {
+            continue; /* known and still there */
+        } else {
+            if (!d->fresh) {
+                if (!d->new_names)
+                    d->new_names = g_ptr_array_new();
+                g_ptr_array_add(d->new_names, e->name);
+            }
+            w->scan->files_found++;
+        }
+    }
+    /* What the database has and the disk no longer does. */
+    g_hash_table_iter_init(&it, files);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        struct maildex__scan_removal *r = value;
+        g_array_append_val(w->scan->removals, *r);
+    }
+    g_hash_table_iter_init(&it, subdirs);
+    while (g_hash_table_iter_next(&it, &key, &value) && w->st == MAILDEX_STATUS_OK)
+        remove_dir_tree(w, *(int64_t *) value);
+    g_array_free(entries, TRUE);
+    g_hash_table_destroy(subdirs);
+    g_hash_table_destroy(files);
+}
+
+/* An unchanged directory: visit the subdirectories the database knows. */
+static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t index)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+
+    if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
+        return;
+    sqlite3_bind_int64(stmt, 1, d->id);
+    while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row)
+        add_dir(w, (const char *) sqlite3_column_text(stmt, 1), index);
+    sqlite3_reset(stmt);
+}
+
+static void walk_one(struct walk *w, int64_t index)
+{
+    struct maildex__scan_dir *d = w->scan->dirs->pdata[index];
+    char *abs = maildex__scan_full_path(NULL, w->db->mail_root, d->path, NULL);
+    struct stat sb;
+    int64_t db_mtime;
+    char loop_key[64];
+    time_t now = time(NULL);
+
+    find_dir(w, d, &db_mtime);
+    if (stat(abs, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        if (d->id) /* gone since the database saw it (or since the parent was listed) */
+            remove_dir_tree(w, d->id);
+        if (index == 0)
+            w->st = maildex__error(w->db, MAILDEX_STATUS_FILE_NOT_FOUND,
+                                   "mail root '%s' is not a directory", w->db->mail_root);
+        d->id = -1; /* nothing to record */
+        talloc_free(abs);
+        return;
+    }
+    snprintf(loop_key, sizeof loop_key, "%ju:%ju", (uintmax_t) sb.st_dev, (uintmax_t) sb.st_ino);
+    if (g_hash_table_contains(w->visited, loop_key)) {
+        warn(w, d->path, NULL, "directory already visited through another path (a symlink loop?); "
+                               "skipped");
+        d->id = -1;
+        talloc_free(abs);
+        return;
+    }
+    g_hash_table_add(w->visited, g_strdup(loop_key));
+    d->fs_mtime = mtime_ns(&sb);
+    /* notmuch's rule: an mtime in the current second may be followed by more changes in the same
+     * second, so it is not recorded and the directory is listed again next time. */
+    d->record_mtime = sb.st_mtim.tv_sec < now;
+    if (w->opts->full_scan || d->id == 0 || db_mtime != d->fs_mtime)
+        walk_listed(w, d, index, abs);
+    else
+        walk_known(w, d, index);
+    talloc_free(abs);
+}
+
+maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_options *opts,
+                               struct maildex__scan **out)
+{
+    struct maildex__scan *scan = g_new0(struct maildex__scan, 1);
+    struct walk w = {db, opts, scan, NULL, MAILDEX_STATUS_OK};
+
+    scan->dirs = g_ptr_array_new();
+    scan->removals = g_array_new(FALSE, FALSE, sizeof(struct maildex__scan_removal));
+    scan->removed_dirs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    scan->names = g_string_chunk_new(64 * 1024);
+    w.visited = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    compile_ignores(&w);
+    add_dir(&w, "", -1);
+    /* Breadth first over a growing array: parents always come before their children. */
+    for (guint i = 0; i < scan->dirs->len && w.st == MAILDEX_STATUS_OK; i++)
+        walk_one(&w, i);
+    g_hash_table_destroy(w.visited);
+    if (w.st != MAILDEX_STATUS_OK) {
+        maildex__scan_free(scan);
+        *out = NULL;
+        return w.st;
+    }
+    *out = scan;
+    return MAILDEX_STATUS_OK;
+}
+
+void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_root,
+                          const struct maildex__scan_dir *dir, GStringChunk *chunk,
+                          GPtrArray *names)
+{
+    char *abs = maildex__scan_full_path(NULL, mail_root, dir->path, NULL);
+    DIR *dh = abs ? opendir(abs) : NULL;
+    struct dirent *de;
+
+    while (dh && (de = readdir(dh)) != NULL) {
+        unsigned char type = de->d_type;
+        if (type == DT_LNK || type == DT_UNKNOWN) {
+            struct stat sb;
+            type = fstatat(dirfd(dh), de->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode) ? DT_REG
+                                                                                     : DT_UNKNOWN;
+        }
+        if (type == DT_REG && !ignored(scan, dir->path, de->d_name))
+            g_ptr_array_add(names, g_string_chunk_insert(chunk, de->d_name));
+    }
+    if (dh)
+        closedir(dh);
+    g_ptr_array_sort(names, compare_names);
+    talloc_free(abs);
+}
+
+void maildex__scan_free(struct maildex__scan *scan)
+{
+    if (scan == NULL)
+        return;
+    for (guint i = 0; i < scan->dirs->len; i++) {
+        struct maildex__scan_dir *d = scan->dirs->pdata[i];
+        if (d->new_names)
+            g_ptr_array_free(d->new_names, TRUE);
+        g_free(d);
+    }
+    g_ptr_array_free(scan->dirs, TRUE);
+    g_array_free(scan->removals, TRUE);
+    g_array_free(scan->removed_dirs, TRUE);
+    g_ptr_array_free(scan->ignore_names, TRUE);
+    g_ptr_array_free(scan->ignore_regexes, TRUE);
+    g_string_chunk_free(scan->names);
+    g_free(scan);
+}

@@ -1,0 +1,66 @@
+/* scan.h: the first phase of `new`: walk the mail root and find what changed, without writing and
+ * without opening a mail file. Directories whose mtime matches the database are not listed (their
+ * known subdirectories are still visited); a changed directory's listing is diffed against the files
+ * table. One bad entry (a symlink loop, a dangling symlink, a FIFO, a device, a directory inside
+ * cur/ or new/) costs one warning and never stops the walk. */
+#ifndef MAILDEX_SCAN_H
+#define MAILDEX_SCAN_H
+
+#include "maildex-private.h"
+
+#include <glib.h>
+
+struct maildex__scan_dir {
+    char *path;          /* relative to the mail root, "" for the root */
+    int64_t id;          /* directories.id, 0 when not in the database yet */
+    int64_t parent;      /* index into scan->dirs of the parent, -1 for the root */
+    int64_t folder;      /* folders.id, 0 until index.c creates it */
+    int64_t fs_mtime;    /* st_mtim in nanoseconds */
+    bool record_mtime;   /* listed, and its mtime is old enough to trust (notmuch's rule) */
+    bool fresh;          /* no files in the database: every regular file in it is new */
+    GPtrArray *new_names; /* names new to a directory that had files (owned by scan->names) */
+};
+
+struct maildex__scan_removal {
+    int64_t file_id;
+    char *name;          /* in scan->names */
+    int64_t size;
+    bool done;           /* matched as a rename, or removed */
+};
+
+struct maildex__scan {
+    GPtrArray *dirs;      /* struct maildex__scan_dir *, parents before children */
+    GArray *removals;     /* struct maildex__scan_removal */
+    GArray *removed_dirs; /* int64_t directories.id of directories gone from disk */
+    GStringChunk *names;  /* every name string above */
+    uint64_t files_found; /* new files: new_names plus the regular files of fresh directories */
+    uint64_t warnings;
+    uint64_t listed;
+    GPtrArray *ignore_names;   /* new.ignore plain names */
+    GPtrArray *ignore_regexes; /* new.ignore /regex/ entries, compiled */
+};
+
+struct maildex__scan_options {
+    const char *const *ignore;
+    bool full_scan;
+    void (*warning)(void *data, const char *path, const char *reason);
+    void *data;
+};
+
+/* Walks the mail root. On success *out is a new scan result (free it with maildex__scan_free). */
+maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_options *opts,
+                               struct maildex__scan **out);
+void maildex__scan_free(struct maildex__scan *scan);
+
+/* Lists the regular, not ignored files of a fresh directory into names (strings in chunk). Fresh
+ * directories are listed twice (once to walk, once here) so that the walk never holds every name of
+ * a first index in memory. Entries that vanished or are not regular files are skipped silently: the
+ * walk already warned about them. */
+void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_root,
+                          const struct maildex__scan_dir *dir, GStringChunk *chunk,
+                          GPtrArray *names);
+
+/* "root/path/name" for a directory path and a name; talloc'd on ctx. */
+char *maildex__scan_full_path(void *ctx, const char *root, const char *dir, const char *name);
+
+#endif

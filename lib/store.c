@@ -1,0 +1,284 @@
+/* The writer's per-message operations (see store.h). */
+#include "store.h"
+
+#include "maildir.h"
+#include "tags.h"
+#include "thread.h"
+
+#include <string.h>
+
+#define KEY_SHIFT 20
+#define DATE_MAX ((int64_t) 1 << 42)
+
+maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st;
+    bool row;
+
+    if (date < 0)
+        date = 0;
+    if (date >= DATE_MAX)
+        date = DATE_MAX - 1;
+    /* Almost always one probe. A second with more than 2^20 messages (a million mails dated 0) spills
+     * into the next second, which keeps the order nearly right and never fails. */
+    for (;; date++) {
+        int64_t lo = date << KEY_SHIFT, hi = lo + ((int64_t) 1 << KEY_SHIFT) - 1;
+        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_KEY_MAX, &stmt);
+        if (st)
+            return st;
+        sqlite3_bind_int64(stmt, 1, lo);
+        sqlite3_bind_int64(stmt, 2, hi);
+        st = maildex__step_row(db, stmt, &row, "cannot allocate a message key");
+        if (st)
+            return st;
+        if (!row || sqlite3_column_type(stmt, 0) == SQLITE_NULL) {
+            *key = lo;
+            break;
+        }
+        if (sqlite3_column_int64(stmt, 0) < hi) {
+            *key = sqlite3_column_int64(stmt, 0) + 1;
+            break;
+        }
+    }
+    sqlite3_reset(stmt);
+    return MAILDEX_STATUS_OK;
+}
+
+static maildex_status_t find_message(maildex_db_t *db, const char *message_id, int64_t *key)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_FIND, &stmt);
+    bool row;
+
+    *key = 0;
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, message_id, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot look up a message");
+    if (st == MAILDEX_STATUS_OK && row)
+        *key = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return st;
+}
+
+static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
+                                    const struct maildex__file_ref *f)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_INSERT, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, f->directory);
+    sqlite3_bind_text(stmt, 2, f->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, key);
+    sqlite3_bind_int64(stmt, 4, f->folder);
+    if (f->flags)
+        sqlite3_bind_text(stmt, 5, f->flags, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 6, f->size);
+    return maildex__step_done(db, stmt, "cannot record a file");
+}
+
+/* The same text goes to fts_text (kept for exact deletes) and to the index. */
+static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
+                                    const struct maildex__parsed_message *m)
+{
+    static const maildex__stmt_id_t ids[2] = {MAILDEX__STMT_TEXT_INSERT, MAILDEX__STMT_FTS_INSERT};
+    char *to = talloc_asprintf(NULL, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
+                               *m->bcc ? " " : "", m->bcc);
+    maildex_status_t st = to ? MAILDEX_STATUS_OK : MAILDEX_STATUS_NO_MEMORY;
+
+    for (int i = 0; i < 2 && st == MAILDEX_STATUS_OK; i++) {
+        sqlite3_stmt *stmt;
+        st = maildex__stmt(db, ids[i], &stmt);
+        if (st)
+            break;
+        sqlite3_bind_int64(stmt, 1, key);
+        sqlite3_bind_text(stmt, 2, m->subject, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 3, m->from, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 4, to, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 5, m->body, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 6, m->attachment_names, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 7, m->mime_types, -1, SQLITE_STATIC);
+        st = maildex__step_done(db, stmt, "cannot index a message's text");
+    }
+    talloc_free(to);
+    return st;
+}
+
+static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__parsed_message *m,
+                                       int64_t *key)
+{
+    sqlite3_stmt *stmt;
+    int64_t thread, revision;
+    maildex_status_t st = maildex__store_allocate_key(db, m->date, key);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__thread_for_new_message(db, m->message_id, m->references, &thread);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__current_revision(db, &revision);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_INSERT, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, *key);
+    sqlite3_bind_text(stmt, 2, m->message_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, thread);
+    sqlite3_bind_int64(stmt, 4, m->date);
+    if (m->parent_id)
+        sqlite3_bind_text(stmt, 5, m->parent_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 6, m->subject, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 7, m->from_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 8, revision);
+    st = maildex__step_done(db, stmt, "cannot insert a message");
+    return st ? st : insert_text(db, *key, m);
+}
+
+static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
+                                        const struct maildex__parsed_message *m,
+                                        const struct maildex__file_ref *f,
+                                        const struct maildex__add_options *opts)
+{
+    bool seen = f->flags && strchr(f->flags, 'S');
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (opts->synchronize_flags)
+        st = maildex__message_flags_to_tags(db, key);
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && opts->new_tags && opts->new_tags[i]; i++) {
+        if (seen && opts->synchronize_flags && strcmp(opts->new_tags[i], "unread") == 0)
+            continue;
+        st = maildex__message_tag(db, key, opts->new_tags[i], true, NULL);
+    }
+    if (st == MAILDEX_STATUS_OK && m->has_attachment)
+        st = maildex__message_tag(db, key, "attachment", true, NULL);
+    return st;
+}
+
+maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
+                                    const struct maildex__file_ref *file,
+                                    const struct maildex__add_options *opts, bool *added)
+{
+    int64_t key;
+    maildex_status_t st = find_message(db, m->message_id, &key);
+
+    *added = false;
+    if (st)
+        return st;
+    if (key) {
+        st = insert_file(db, key, file);
+        if (st == MAILDEX_STATUS_OK && opts->synchronize_flags)
+            st = maildex__message_flags_to_tags(db, key);
+        return st;
+    }
+    st = insert_message(db, m, &key);
+    if (st == MAILDEX_STATUS_OK)
+        st = insert_file(db, key, file);
+    if (st == MAILDEX_STATUS_OK)
+        st = tag_new_message(db, key, m, file, opts);
+    if (st == MAILDEX_STATUS_OK)
+        *added = true;
+    return st;
+}
+
+maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
+                                          const struct maildex__file_ref *to, bool sync_flags)
+{
+    sqlite3_stmt *stmt;
+    int64_t key = 0;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_MOVE, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, file_id);
+    sqlite3_bind_int64(stmt, 2, to->directory);
+    sqlite3_bind_text(stmt, 3, to->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 4, to->folder);
+    if (to->flags)
+        sqlite3_bind_text(stmt, 5, to->flags, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot move a file");
+    if (st == MAILDEX_STATUS_OK && row)
+        key = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    if (st == MAILDEX_STATUS_OK && key && sync_flags)
+        st = maildex__message_flags_to_tags(db, key);
+    return st;
+}
+
+static maildex_status_t run_key(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
+                                const char *context)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    return maildex__step_done(db, stmt, context);
+}
+
+static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
+{
+    sqlite3_stmt *stmt;
+    char *message_id = NULL;
+    int64_t thread = 0;
+    bool row;
+    maildex_status_t st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+
+    if (st == MAILDEX_STATUS_OK)
+        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__message_untag_all(db, key);
+    if (st == MAILDEX_STATUS_OK)
+        st = run_key(db, MAILDEX__STMT_PROPERTIES_DELETE, key, "cannot delete properties");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_DELETE, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    st = maildex__step_row(db, stmt, &row, "cannot delete a message");
+    if (st == MAILDEX_STATUS_OK && row) {
+        message_id = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
+        thread = sqlite3_column_int64(stmt, 1);
+    }
+    sqlite3_reset(stmt);
+    if (st == MAILDEX_STATUS_OK && message_id)
+        st = maildex__thread_message_removed(db, thread, message_id);
+    talloc_free(message_id);
+    return st;
+}
+
+maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, bool sync_flags,
+                                            bool *message_removed)
+{
+    sqlite3_stmt *stmt;
+    int64_t key = 0, remaining = 0;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_DELETE, &stmt);
+
+    *message_removed = false;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, file_id);
+    st = maildex__step_row(db, stmt, &row, "cannot remove a file");
+    if (st == MAILDEX_STATUS_OK && row)
+        key = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    if (st || key == 0)
+        return st;
+    st = maildex__stmt(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    st = maildex__step_row(db, stmt, &row, "cannot count a message's files");
+    if (st == MAILDEX_STATUS_OK && row)
+        remaining = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    if (st)
+        return st;
+    if (remaining > 0)
+        return sync_flags ? maildex__message_flags_to_tags(db, key) : MAILDEX_STATUS_OK;
+    *message_removed = true;
+    return delete_message(db, key);
+}

@@ -1,0 +1,48 @@
+/* store.h: the writer's operations on one message or one file: insert a parsed message (key, thread,
+ * text, tags), add or move a file of a known message, remove a file and with its last file the whole
+ * message. Each keeps every table consistent by itself; the caller (index.c) holds the transaction
+ * and decides the batching. Nothing here reads mail files or walks directories. */
+#ifndef MAILDEX_STORE_H
+#define MAILDEX_STORE_H
+
+#include "maildex-private.h"
+#include "message-parse.h"
+
+/* Where a file lives, as the files table records it. name and flags point into caller memory. */
+struct maildex__file_ref {
+    int64_t directory;
+    int64_t folder;
+    const char *name;
+    const char *flags; /* Maildir info after ":2,", or NULL */
+    int64_t size;
+};
+
+struct maildex__add_options {
+    const char *const *new_tags; /* tags of a new message (notmuch's new.tags) */
+    bool synchronize_flags;      /* Maildir flags <-> tags */
+};
+
+/* The message key for a date: date * 2^20 plus the first free tie-break, so key order is date order
+ * (dates are clamped to [0, 2^42)). */
+maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key);
+
+/* Adds a file with its parsed contents. A Message-ID new to the store becomes a message (*added =
+ * true): indexed, threaded, tagged with new_tags (no "unread" when the file has the S flag), the
+ * Maildir flags and "attachment". A known Message-ID only gains the file (a duplicate, or the new
+ * name of a renamed file) and has its flags re-synchronised. */
+maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
+                                    const struct maildex__file_ref *file,
+                                    const struct maildex__add_options *opts, bool *added);
+
+/* Points an existing file row at a new directory/name/flags (a rename found without reading the
+ * file) and re-synchronises the message's flags. */
+maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
+                                          const struct maildex__file_ref *to, bool sync_flags);
+
+/* Removes one file. When it was the message's last file the message leaves the store completely
+ * (text, tags, properties; a ghost keeps its place in a thread that has other messages):
+ * *message_removed = true. Otherwise it is a rename and the remaining files' flags decide. */
+maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, bool sync_flags,
+                                            bool *message_removed);
+
+#endif

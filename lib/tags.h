@@ -1,0 +1,24 @@
+/* tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the number of
+ * message_tags rows (the planner reads it to choose the driving index) and stamps messages.lastmod.
+ * Callers hold the write transaction. The public tagging API builds on these. */
+#ifndef MAILDEX_TAGS_H
+#define MAILDEX_TAGS_H
+
+#include "maildex-private.h"
+
+/* Sets *id to the tag's id, creating the tag when create is true; 0 when it does not exist. */
+maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool create, int64_t *id);
+
+/* Adds (add = true) or removes a tag; *changed (may be NULL) tells whether anything changed. */
+maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const char *name, bool add,
+                                      bool *changed);
+
+/* Removes every tag of a message (before the message itself is deleted). */
+maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message);
+
+/* notmuch's maildir_flags_to_tags: the union of the ":2," flags of the message's files that sit in a
+ * Maildir's cur/ or new/ decides draft, flagged, passed, replied and unread. A file in new/ without
+ * info counts as "no flags"; when no file has Maildir info, the tags are left alone. */
+maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message);
+
+#endif

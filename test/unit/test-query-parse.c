@@ -1,0 +1,531 @@
+/* Unit tests for lib/query-parse.c: the notmuch query language to AST, checked through the S-expression
+ * rendering (maildex__qnode_to_string). Covers compat reference §1.2, §1.3 and §3.3-3.5: prefixes,
+ * operators and precedence, same-prefix OR grouping, quoting, regexes, wildcards, thread subqueries,
+ * named queries, syntax errors, and inputs that must not crash or exhaust the stack. */
+#include "../../lib/query.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <talloc.h>
+
+struct qcase {
+    const char *query;
+    const char *want; /* the S-expression, or "error: <message>" */
+};
+
+/* Named queries for query: tests; "chainN" refers to chain(N+1) so deep expansions can be built. */
+static const char *lookup(void *data, const char *name)
+{
+    static char buf[64];
+
+    (void) data;
+    if (strcmp(name, "lunch") == 0)
+        return "subject:lunch and tag:inbox";
+    if (strcmp(name, "unread") == 0)
+        return "tag:unread";
+    if (strcmp(name, "a") == 0)
+        return "tag:x or query:b";
+    if (strcmp(name, "b") == 0)
+        return "query:a";
+    if (strcmp(name, "self") == 0)
+        return "tag:x query:self";
+    if (strcmp(name, "broken") == 0)
+        return "tag:x and";
+    if (strcmp(name, "empty") == 0)
+        return "";
+    if (strncmp(name, "chain", 5) == 0) {
+        snprintf(buf, sizeof buf, "query:chain%d", atoi(name + 5) + 1);
+        return buf;
+    }
+    return NULL;
+}
+
+static const struct maildex__query_options options = {lookup, NULL};
+
+static char *parse_to_string(void *ctx, const char *query)
+{
+    struct maildex__qnode *n = (struct maildex__qnode *) 1;
+    char *error = (char *) 1;
+    int rc = maildex__query_parse(ctx, query, &options, &n, &error);
+
+    if (rc == MAILDEX__QUERY_OK)
+        return error == NULL && n ? maildex__qnode_to_string(ctx, n) : talloc_strdup(ctx, "bad ok result");
+    if (rc == MAILDEX__QUERY_BAD)
+        return n == NULL && error ? talloc_asprintf(ctx, "error: %s", error) : talloc_strdup(ctx, "bad error result");
+    return talloc_asprintf(ctx, "rc %d", rc);
+}
+
+/* Each case is compared as "query => result" so a failure names the query. */
+static void check_cases(const struct qcase *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *ctx = talloc_new(NULL);
+        char *got = talloc_asprintf(ctx, "%s => %s", cases[i].query, parse_to_string(ctx, cases[i].query));
+        char *want = talloc_asprintf(ctx, "%s => %s", cases[i].query, cases[i].want);
+
+        ASSERT_STR_EQ(got, want);
+        talloc_free(ctx);
+    }
+}
+
+#define CHECK_CASES(cases) check_cases(cases, sizeof cases / sizeof cases[0])
+
+TEST(prefixes)
+{
+    static const struct qcase cases[] = {
+        {"from:bob", "(from \"bob\")"},
+        {"to:carols", "(to \"carols\")"},
+        {"subject:lunch", "(subject \"lunch\")"},
+        {"body:lunches", "(body \"lunches\")"},
+        {"attachment:menu.pdf", "(attachment \"menu.pdf\" phrase)"},
+        {"mimetype:application/pdf", "(mimetype \"application/pdf\" phrase)"},
+        {"tag:inbox", "(tag \"inbox\")"},
+        {"is:unread", "(tag \"unread\")"},
+        {"id:msg1@example.org", "(id \"msg1@example.org\")"},
+        {"mid:msg1@example.org", "(id \"msg1@example.org\")"},
+        {"thread:0000000000000001", "(thread \"0000000000000001\")"},
+        {"folder:sent", "(folder \"sent\")"},
+        {"path:sent/**", "(path \"sent/**\")"},
+        {"path:\"\"", "(path \"\" quoted)"},
+        {"property:\"foo=bar baz\"", "(property \"foo=bar baz\" quoted)"},
+        {"date:2024", "(date \"2024\")"},
+        {"date:2024-01-01..2024-02", "(date \"2024-01-01..2024-02\")"},
+        {"date:\"jan 2 2024\"", "(date \"jan 2 2024\" quoted)"},
+        {"date:yesterday..!", "(date \"yesterday..!\")"},
+        {"lastmod:..3", "(lastmod \"..3\")"},
+        {"query:unread", "(tag \"unread\")"},
+        /* Prefixes are case-sensitive; unknown ones are just text. */
+        {"TAG:inbox", "(text \"TAG:inbox\" phrase cap)"},
+        {"x-label:foo", "(text \"x-label:foo\" phrase)"},
+        /* A prefix with nothing after it is the word itself. */
+        {"tag:", "(text \"tag\")"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(free_text)
+{
+    static const struct qcase cases[] = {
+        {"lunch", "(text \"lunch\")"},
+        {"Plan plan", "(and (text \"Plan\" cap) (text \"plan\"))"},
+        {"Café café", "(and (text \"Café\" cap) (text \"café\"))"},
+        {"\"sure works\"", "(text \"sure works\" phrase quoted)"},
+        {"\"plan\"", "(text \"plan\" quoted)"},
+        {"a-b-c a.b.c a/b/c", "(and (text \"a-b-c\" phrase) (text \"a.b.c\" phrase) (text \"a/b/c\" phrase))"},
+        {"alice@example.org", "(text \"alice@example.org\" phrase)"},
+        {"hello, world!", "(and (text \"hello\") (text \"world\"))"},
+        {"lun*", "(text \"lun\" wildcard)"},
+        {"foo-ba*", "(text \"foo-ba\" phrase wildcard)"},
+        {"1234..5678", "(date \"@1234..@5678\")"},
+        {"..100", "(date \"..@100\")"},
+        {"a..b", "(text \"a..b\" phrase)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(all_and_none)
+{
+    static const struct qcase cases[] = {
+        {"", "(all)"},
+        {"*", "(all)"},
+        {"  *  ", "(all)"},
+        {"   ", "(all)"},
+        {"* and tag:x", "(tag \"x\")"},
+        {"tag:x or *", "(all)"},
+        {"'", "(none)"},
+        {"-", "(none)"},
+        {"tag:inbox '", "(tag \"inbox\")"},
+        {"\"\" a", "(text \"a\")"},
+        {"to:\"\"", "(none)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* compat §3.3: explicit operators and their precedence (OR < XOR < AND/NOT). */
+TEST(operators_and_precedence)
+{
+    static const struct qcase cases[] = {
+        {"a and b", "(and (text \"a\") (text \"b\"))"},
+        {"a AND b Or c", "(or (and (text \"a\") (text \"b\")) (text \"c\"))"},
+        {"tag:x or tag:flagged and from:jorg", "(or (tag \"x\") (and (tag \"flagged\") (from \"jorg\")))"},
+        {"a xor b", "(xor (text \"a\") (text \"b\"))"},
+        {"a xor b or c xor d", "(or (xor (text \"a\") (text \"b\")) (xor (text \"c\") (text \"d\")))"},
+        {"a or b xor c and d", "(or (text \"a\") (xor (text \"b\") (and (text \"c\") (text \"d\"))))"},
+        {"a XoR b AND c", "(xor (text \"a\") (and (text \"b\") (text \"c\")))"},
+        {"a not b", "(and (text \"a\") (not (text \"b\")))"},
+        {"a AND NOT b", "(and (text \"a\") (not (text \"b\")))"},
+        {"a and not b or c", "(or (and (text \"a\") (not (text \"b\"))) (text \"c\"))"},
+        {"not tag:x", "(not (tag \"x\"))"},
+        {"NOT a OR b", "(or (not (text \"a\")) (text \"b\"))"},
+        {"a or not b", "(or (text \"a\") (not (text \"b\")))"},
+        {"not not a", "(not (not (text \"a\")))"},
+        {"a b or c", "(or (and (text \"a\") (text \"b\")) (text \"c\"))"},
+        {"a or b c", "(or (text \"a\") (and (text \"b\") (text \"c\")))"},
+        {"a and b c", "(and (text \"a\") (text \"b\") (text \"c\"))"},
+        {"(a or b) c", "(and (or (text \"a\") (text \"b\")) (text \"c\"))"},
+        {"a or (b or c)", "(or (text \"a\") (text \"b\") (text \"c\"))"},
+        {"((a))", "(text \"a\")"},
+        /* love/hate */
+        {"tag:inbox -tag:unread", "(and (tag \"inbox\") (not (tag \"unread\")))"},
+        {"+a +b", "(and (text \"a\") (text \"b\"))"},
+        {"-(a b) c", "(and (not (and (text \"a\") (text \"b\"))) (text \"c\"))"},
+        {"a and -b", "(and (text \"a\") (not (text \"b\")))"},
+        /* notmuch: "-<term> does not work at the start of an expression" */
+        {"-tag:inbox", "(tag \"inbox\")"},
+        {"a - b", "(and (text \"a\") (text \"b\"))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* The Xapian rule notmuch users depend on (compat §1.3, §3.3). */
+TEST(same_prefix_grouping)
+{
+    static const struct qcase cases[] = {
+        {"tag:inbox tag:unread", "(or (tag \"inbox\") (tag \"unread\"))"},
+        {"tag:unread from:bob tag:inbox", "(and (or (tag \"unread\") (tag \"inbox\")) (from \"bob\"))"},
+        {"id:a id:b", "(or (id \"a\") (id \"b\"))"},
+        {"id:a id:b id:c", "(or (id \"a\") (id \"b\") (id \"c\"))"},
+        {"is:inbox tag:unread", "(and (tag \"inbox\") (tag \"unread\"))"},
+        {"id:a mid:b", "(and (id \"a\") (id \"b\"))"},
+        {"from:bob from:alice", "(or (from \"bob\") (from \"alice\"))"},
+        {"subject:a subject:b", "(or (subject \"a\") (subject \"b\"))"},
+        {"date:2023 date:2024", "(or (date \"2023\") (date \"2024\"))"},
+        {"lastmod:..3 lastmod:5..", "(or (lastmod \"..3\") (lastmod \"5..\"))"},
+        {"thread:A thread:{from:x}", "(or (thread \"A\") (thread-of (from \"x\")))"},
+        {"folder:a path:b folder:c property:k=v",
+         "(and (or (folder \"a\") (folder \"c\")) (path \"b\") (property \"k=v\"))"},
+        {"to:a to:b", "(and (to \"a\") (to \"b\"))"},
+        {"body:a body:b attachment:c attachment:d mimetype:e mimetype:f",
+         "(and (body \"a\") (body \"b\") (attachment \"c\") (attachment \"d\") (mimetype \"e\") (mimetype \"f\"))"},
+        {"foo tag:a bar tag:b", "(and (text \"foo\") (or (tag \"a\") (tag \"b\")) (text \"bar\"))"},
+        /* an explicit operator ends the run */
+        {"tag:a and tag:b", "(and (tag \"a\") (tag \"b\"))"},
+        {"tag:a tag:b and tag:c", "(and (or (tag \"a\") (tag \"b\")) (tag \"c\"))"},
+        /* hated terms are not grouped */
+        {"tag:a tag:b -tag:c -tag:d", "(and (or (tag \"a\") (tag \"b\")) (not (tag \"c\")) (not (tag \"d\")))"},
+        {"query:unread query:lunch",
+         "(or (tag \"unread\") (and (subject \"lunch\") (tag \"inbox\")))"},
+        /* terms inheriting a group's prefix are ANDed: subject:(plans lunch) == subject:plans and subject:lunch */
+        {"subject:(plans lunch)", "(and (subject \"plans\") (subject \"lunch\"))"},
+        {"subject:(a from:b from:c)", "(and (subject \"a\") (or (from \"b\") (from \"c\")))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(quoting)
+{
+    static const struct qcase cases[] = {
+        {"subject:\"lunch plans\"", "(subject \"lunch plans\" phrase quoted)"},
+        {"from:\"alice example\"", "(from \"alice example\" phrase quoted)"},
+        {"from:alice-example", "(from \"alice-example\" phrase)"},
+        {"tag:\"foo bar\"", "(tag \"foo bar\" quoted)"},
+        {"tag:\"\"\"quoted tag\"\"\"", "(tag \"\\\"quoted tag\\\"\" quoted)"},
+        {"id:\"bad\"\"utf8x@example.com\"", "(id \"bad\\\"utf8x@example.com\" quoted)"},
+        {"tag:\"a(b)\" tag:c", "(or (tag \"a(b)\" quoted) (tag \"c\"))"},
+        {"(tag:inbox)", "(tag \"inbox\")"},
+        {"subject:(\"pizza free\" lunch)", "(and (subject \"pizza free\" phrase quoted) (subject \"lunch\"))"},
+        {"tag:(a \"b c\")", "(and (tag \"a\") (tag \"b c\" quoted))"},
+        {"tag:\"a\tb\\\"", "(tag \"a\\x09b\\\\\" quoted)"},
+        {"from:Bob", "(from \"Bob\" cap)"},
+        {"+tag:a +tag:b", "(or (tag \"a\") (tag \"b\"))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(wildcards_and_regexes)
+{
+    static const struct qcase cases[] = {
+        {"subject:lun*", "(subject \"lun\" wildcard)"},
+        {"from:bob*", "(from \"bob\" wildcard)"},
+        {"from:\"bob*\"", "(from \"bob\" wildcard quoted)"},
+        {"to:car*", "(to \"car\" wildcard)"},
+        {"tag:inb*", "(tag \"inb*\")"},
+        {"id:msg1*", "(id \"msg1*\")"},
+        {"tag:/^in/", "(tag \"^in\" regex)"},
+        {"is:/^un/", "(tag \"^un\" regex)"},
+        {"mid:/msg[12]/", "(id \"msg[12]\" regex)"},
+        {"id:/msg/", "(id \"/msg/\")"},
+        {"subject:/^Re:/", "(subject \"^Re:\" regex)"},
+        {"from:/bo/", "(from \"bo\" regex)"},
+        {"path:/^sent/", "(path \"^sent\" regex)"},
+        {"folder:\"/^.*/(Junk|Spam)$/\"", "(folder \"^.*/(Junk|Spam)$\" regex quoted)"},
+        {"tag:/^(a|b)$/ tag:c", "(or (tag \"^(a|b)$\" regex) (tag \"c\"))"},
+        {"(tag:/x/)", "(tag \"x\" regex)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(thread_subqueries)
+{
+    static const struct qcase cases[] = {
+        {"thread:{from:carol}", "(thread-of (from \"carol\"))"},
+        {"thread:\"{from:carol}\"", "(thread-of (from \"carol\"))"},
+        {"thread:{from:keithp} and thread:{to:keithp}",
+         "(and (thread-of (from \"keithp\")) (thread-of (to \"keithp\")))"},
+        {"thread:{from:carol and tag:x}", "(thread-of (and (from \"carol\") (tag \"x\")))"},
+        {"thread:\"{subject:\"\"lunch plans\"\"}\"", "(thread-of (subject \"lunch plans\" phrase quoted))"},
+        {"thread:{thread:{tag:a}}", "(thread-of (thread-of (tag \"a\")))"},
+        {"thread:{}", "(thread-of (all))"},
+        {"tag:x thread:{id:a id:b}", "(and (tag \"x\") (thread-of (or (id \"a\") (id \"b\"))))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* Queries notmuch.el builds (compat §1.2 rows 8, 10, 15 and §1.3). */
+TEST(emacs_queries)
+{
+    static const struct qcase cases[] = {
+        {"(id:a id:b) or (id:d)", "(or (id \"a\") (id \"b\") (id \"d\"))"},
+        {"' thread:0000000000000001 and ( tag:inbox ) '",
+         "(and (thread \"0000000000000001\") (tag \"inbox\"))"},
+        {"' thread:0000000000000001 '", "(thread \"0000000000000001\")"},
+        {"(to:a@x or to:b@y) and (foo)", "(and (or (to \"a@x\" phrase) (to \"b@y\" phrase)) (text \"foo\"))"},
+        {"(from:a@x or from:b@y) and (tag:inbox)", "(and (or (from \"a@x\" phrase) (from \"b@y\" phrase)) (tag \"inbox\"))"},
+        {"id:\"foo bar\"@x", "(and (id \"foo bar\" quoted) (text \"x\"))"},
+        {"( id:\"x\"\"y@z\" ) OR ( thread:00000000000000ab )",
+         "(or (id \"x\\\"y@z\" quoted) (thread \"00000000000000ab\"))"},
+        {"tag:inbox AND tag:unread", "(and (tag \"inbox\") (tag \"unread\"))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(named_queries)
+{
+    static const struct qcase cases[] = {
+        {"query:lunch", "(and (subject \"lunch\") (tag \"inbox\"))"},
+        {"query:lunch or tag:x", "(or (and (subject \"lunch\") (tag \"inbox\")) (tag \"x\"))"},
+        {"query:empty", "(all)"},
+        {"query:nope", "error: unknown query at position 0: no query named 'nope' (config key query.nope)"},
+        {"tag:x query:nope", "error: unknown query at position 6: no query named 'nope' (config key query.nope)"},
+        {"query:a", "error: named query cycle at position 0: query:a -> query:b -> query:a"},
+        {"tag:y (query:self)", "error: named query cycle at position 7: query:self -> query:self"},
+        {"query:broken", "error: in query:broken: syntax error at position 9: expected a term after 'and'"},
+    };
+
+    void *ctx = talloc_new(NULL);
+    char *got;
+
+    CHECK_CASES(cases);
+    /* A chain of 100 expansions hits the depth limit; each level says where it was. */
+    got = parse_to_string(ctx, "query:chain0");
+    ASSERT(strncmp(got, "error: in query:chain0: in query:chain1: in query:chain2: ", 58) == 0);
+    ASSERT(strstr(got, " in query:chain98: in query:chain99: syntax error at position 0: query nested too deeply "
+                       "(more than 100 levels)") != NULL);
+    ASSERT(strstr(got, "chain100") == NULL);
+    talloc_free(ctx);
+}
+
+TEST(named_query_without_lookup)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__qnode *n;
+    char *error;
+
+    ASSERT_EQ(maildex__query_parse(ctx, "query:lunch", NULL, &n, &error), MAILDEX__QUERY_BAD);
+    ASSERT(n == NULL);
+    ASSERT_STR_EQ(error, "unknown query at position 0: no query named 'lunch' (config key query.lunch)");
+    /* error may be NULL when the caller only wants the status */
+    ASSERT_EQ(maildex__query_parse(ctx, "and", NULL, &n, NULL), MAILDEX__QUERY_BAD);
+    talloc_free(ctx);
+}
+
+TEST(syntax_errors)
+{
+    static const struct qcase cases[] = {
+        {"tag:inbox and ", "error: syntax error at position 14: expected a term after 'and'"},
+        {"tag:inbox and (", "error: syntax error at position 14: unmatched '('"},
+        {"and", "error: syntax error at position 0: expected a term before 'and'"},
+        {"or tag:x", "error: syntax error at position 0: expected a term before 'or'"},
+        {"OR", "error: syntax error at position 0: expected a term before 'OR'"},
+        {"xor", "error: syntax error at position 0: expected a term before 'xor'"},
+        {"a or", "error: syntax error at position 4: expected a term after 'or'"},
+        {"a or or b", "error: syntax error at position 5: expected a term after 'or'"},
+        {"a AND OR b", "error: syntax error at position 6: expected a term after 'AND'"},
+        {"a xor", "error: syntax error at position 5: expected a term after 'xor'"},
+        {"not", "error: syntax error at position 3: expected a term after 'not'"},
+        {"a not", "error: syntax error at position 5: expected a term after 'not'"},
+        {"a and not", "error: syntax error at position 9: expected a term after 'not'"},
+        {"(a or b", "error: syntax error at position 0: unmatched '('"},
+        {"((a)", "error: syntax error at position 0: unmatched '('"},
+        {"+a -- (from:carol", "error: syntax error at position 6: unmatched '('"},
+        {"a )", "error: syntax error at position 2: unmatched ')'"},
+        {")", "error: syntax error at position 0: unmatched ')'"},
+        {"()", "error: syntax error at position 1: expected a term after '('"},
+        {"(and a)", "error: syntax error at position 1: expected a term before 'and'"},
+        {"subject:(", "error: syntax error at position 0: unmatched 'subject:('"},
+        {"subject:()", "error: syntax error at position 9: expected a term after 'subject:('"},
+        {"\"sure works", "error: syntax error at position 0: unterminated quoted phrase (missing '\"')"},
+        {"tag:\"foo", "error: syntax error at position 4: unterminated quoted value (missing '\"')"},
+        {"tag:\"foo\"\"", "error: syntax error at position 4: unterminated quoted value (missing '\"')"},
+        {"thread:{from:x", "error: syntax error at position 7: missing '}' in thread subquery"},
+        {"thread:\"{from:x\"", "error: syntax error at position 0: missing '}' in thread subquery"},
+        {"thread:{a and}", "error: syntax error at position 13: expected a term after 'and'"},
+        {"tag:/foo", "error: syntax error at position 0: unmatched regex delimiter in 'tag:/foo'"},
+        {"tag:x subject:/", "error: syntax error at position 6: unmatched regex delimiter in 'subject:/'"},
+        {"sexp:\"(from bob)\"", "error: unsupported prefix at position 0: sexp: queries are not supported"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(node_positions_and_ownership)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__qnode *n;
+    char *error;
+
+    ASSERT_EQ(maildex__query_parse(ctx, "tag:a  from:b thread:{to:c}", &options, &n, &error), MAILDEX__QUERY_OK);
+    ASSERT(error == NULL);
+    ASSERT_EQ(n->kind, MAILDEX__Q_AND);
+    ASSERT_EQ(n->nchildren, 3);
+    ASSERT_EQ(n->children[0]->pos, 0);
+    ASSERT_EQ(n->children[1]->pos, 7);
+    ASSERT_EQ(n->children[1]->field, MAILDEX__QF_FROM);
+    ASSERT_STR_EQ(n->children[1]->value, "b");
+    ASSERT_EQ(n->children[2]->kind, MAILDEX__Q_THREAD);
+    ASSERT_EQ(n->children[2]->children[0]->pos, 22);
+    /* The whole tree hangs off the root: freeing it leaves ctx empty. */
+    talloc_free(n);
+    ASSERT_EQ(talloc_total_blocks(ctx), 1);
+    /* Nodes of an expanded named query point at the query: term. */
+    ASSERT_EQ(maildex__query_parse(ctx, "tag:z query:lunch", &options, &n, &error), MAILDEX__QUERY_OK);
+    ASSERT_STR_EQ(maildex__qnode_to_string(n, n), "(and (tag \"z\") (subject \"lunch\") (tag \"inbox\"))");
+    ASSERT_EQ(n->children[1]->pos, 6);
+    ASSERT_EQ(n->children[2]->pos, 6);
+    talloc_free(n);
+    /* A failed parse leaves nothing but the message. */
+    ASSERT_EQ(maildex__query_parse(ctx, "a and (b or", &options, &n, &error), MAILDEX__QUERY_BAD);
+    ASSERT(n == NULL);
+    talloc_free(error);
+    ASSERT_EQ(talloc_total_blocks(ctx), 1);
+    ASSERT_STR_EQ(maildex__qnode_to_string(ctx, NULL), "nil");
+    talloc_free(ctx);
+}
+
+static char *repeat(void *ctx, const char *s, size_t times, const char *tail)
+{
+    size_t n = strlen(s);
+    char *out = talloc_array(ctx, char, n * times + strlen(tail) + 1);
+
+    for (size_t i = 0; i < times; i++)
+        memcpy(out + i * n, s, n);
+    strcpy(out + n * times, tail);
+    return out;
+}
+
+TEST(deep_nesting_is_an_error)
+{
+    static const char *const nests[][2] = {{"(", ")"},  {"not ", ""},         {"subject:(", ")"}, {"-(", ")"},
+                                           {"tag:(", ")"}, {"thread:{", "}"}, {"thread:{(", ")}"}};
+    /* thread:{ rescans the rest of the text at each of its 100 levels: fewer of those keep this quick */
+    void *ctx = talloc_new(NULL);
+
+    for (size_t i = 0; i < sizeof nests / sizeof nests[0]; i++) {
+        size_t times = strncmp(nests[i][0], "thread", 6) == 0 ? 10000 : 100000;
+        char *q = talloc_asprintf(ctx, "%s%s", repeat(ctx, nests[i][0], times, "a"),
+                                  repeat(ctx, nests[i][1], times, ""));
+        char *got = parse_to_string(ctx, q);
+
+        ASSERT(strstr(got, "query nested too deeply (more than 100 levels)") != NULL);
+        /* and unbalanced */
+        got = parse_to_string(ctx, repeat(ctx, nests[i][0], times, "a"));
+        ASSERT(strncmp(got, "error: syntax error at position ", 32) == 0);
+    }
+    /* 100 levels is still fine */
+    {
+        char *q = repeat(ctx, "(", 99, "a");
+        char *got;
+
+        q = talloc_asprintf(ctx, "%s%s", q, repeat(ctx, ")", 99, ""));
+        got = parse_to_string(ctx, q);
+        ASSERT_STR_EQ(got, "(text \"a\")");
+    }
+    talloc_free(ctx);
+}
+
+TEST(huge_flat_queries)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__qnode *n;
+    char *error;
+
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "tag:a from:b word ", 30000, ""), NULL, &n, &error),
+              MAILDEX__QUERY_OK);
+    ASSERT_EQ(n->kind, MAILDEX__Q_AND);
+    ASSERT_EQ(n->nchildren, 30002); /* the two OR groups and 30000 words */
+    ASSERT_EQ(n->children[0]->nchildren, 30000);
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "a or ", 100000, "b"), NULL, &n, &error), MAILDEX__QUERY_OK);
+    ASSERT_EQ(n->nchildren, 100001);
+    ASSERT(maildex__qnode_to_string(ctx, n) != NULL);
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "\"", 100001, ""), NULL, &n, &error), MAILDEX__QUERY_BAD);
+    talloc_free(ctx);
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Random queries, from raw bytes and from query-like fragments: every result is a tree or an error. */
+TEST(fuzz)
+{
+    static const char *const frags[] = {"tag:", "from:", "subject:", "thread:", "query:", "date:", "id:", "mid:",
+                                        "folder:", "path:", "(", ")", "\"", "\"\"", "{", "}", "/", " ", " and ",
+                                        " or ", " not ", " xor ", "-", "+", "*", "'", "a", "Bob", "x@y.z", "..",
+                                        "lunch", "query:a", "query:lunch", "query:chain90", "sexp:", "é", "\t"};
+    char buf[256];
+
+    for (int iter = 0; iter < 20000; iter++) {
+        void *ctx = talloc_new(NULL);
+        struct maildex__qnode *n;
+        char *error;
+        size_t len = 0, want = rng() % 48;
+        int rc;
+
+        if (iter % 2) {
+            for (; len < want; len++)
+                buf[len] = (char) (rng() % 255 + 1);
+        } else {
+            while (len < want) {
+                const char *f = frags[rng() % (sizeof frags / sizeof frags[0])];
+                size_t fl = strlen(f);
+
+                if (len + fl >= sizeof buf)
+                    break;
+                memcpy(buf + len, f, fl);
+                len += fl;
+            }
+        }
+        buf[len] = '\0';
+        rc = maildex__query_parse(ctx, buf, &options, &n, &error);
+        if (rc == MAILDEX__QUERY_OK) {
+            ASSERT(n != NULL);
+            ASSERT(maildex__qnode_to_string(ctx, n) != NULL);
+        } else {
+            ASSERT_EQ(rc, MAILDEX__QUERY_BAD);
+            ASSERT(n == NULL && error != NULL && strstr(error, " at position ") != NULL);
+        }
+        talloc_free(ctx);
+    }
+}
+
+TEST_MAIN(TEST_ENTRY(prefixes) TEST_ENTRY(free_text) TEST_ENTRY(all_and_none) TEST_ENTRY(operators_and_precedence)
+              TEST_ENTRY(same_prefix_grouping) TEST_ENTRY(quoting) TEST_ENTRY(wildcards_and_regexes)
+                  TEST_ENTRY(thread_subqueries) TEST_ENTRY(emacs_queries) TEST_ENTRY(named_queries)
+                      TEST_ENTRY(named_query_without_lookup) TEST_ENTRY(syntax_errors)
+                          TEST_ENTRY(node_positions_and_ownership) TEST_ENTRY(deep_nesting_is_an_error)
+                              TEST_ENTRY(huge_flat_queries) TEST_ENTRY(fuzz))
