@@ -73,5 +73,14 @@ command_fn cmd_help;
 command_fn cmd_new;
 command_fn cmd_config;
 command_fn cmd_setup;
+command_fn cmd_search;
+command_fn cmd_count;
+
+/* Query helpers shared by search and count (cmd-search.c): argv joined with single spaces, as notmuch
+ * joins it; and a query created with search.exclude_tags and query.NAME from the config, reporting a
+ * syntax error as notmuch does. cli_query_create returns 0 or an exit status. */
+char *cli_query_string(void *ctx, int argc, char **argv);
+int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,
+                     maildex_query_t **out);
 
 #endif

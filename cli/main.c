@@ -11,6 +11,15 @@
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
+    {"search", cmd_search, CMD_DB_READ,
+     "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] "
+     "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
+     "[--duplicate=N] QUERY...",
+     "Search for messages matching a query"},
+    {"count", cmd_count, CMD_DB_READ,
+     "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
+     "[QUERY...]",
+     "Count messages, threads or files matching a query"},
     {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",

@@ -110,6 +110,68 @@ test_require() {
     fi
 }
 
+# generate_message [key=value]...: writes one message into $MAIL_DIR, as notmuch's helper does.
+# Keys: id, subject, from, to, date, body, dir (relative to $MAIL_DIR, default cur), filename,
+# in_reply_to, references, header (an extra raw header line). Prints the file's path.
+gen_msg_cnt=0
+generate_message() {
+    gen_msg_cnt=$((gen_msg_cnt + 1))
+    id="msg-$(printf %03d $gen_msg_cnt)@maildex-test-suite"
+    subject="Test message #$gen_msg_cnt"
+    from="Maildex Test Suite <test_suite@notmuchmail.org>"
+    to="Maildex Test Suite <test_suite@notmuchmail.org>"
+    date="Fri, 05 Jan 2001 15:43:$(printf %02d $((57 - gen_msg_cnt % 50))) +0000"
+    body="This is just a test message (#$gen_msg_cnt)"
+    dir=cur
+    filename="msg-$(printf %03d $gen_msg_cnt)"
+    in_reply_to=
+    references=
+    header=
+    for kv in "$@"; do
+        key=${kv%%=*}
+        eval "$key=\${kv#*=}"
+    done
+    mkdir -p "$MAIL_DIR/$dir"
+    file="$MAIL_DIR/$dir/$filename"
+    {
+        echo "From: $from"
+        echo "To: $to"
+        echo "Message-Id: <$id>"
+        echo "Subject: $subject"
+        echo "Date: $date"
+        [ -n "$in_reply_to" ] && echo "In-Reply-To: <$in_reply_to>"
+        [ -n "$references" ] && echo "References: $references"
+        [ -n "$header" ] && echo "$header"
+        echo
+        echo "$body"
+    } > "$file"
+    gen_msg_id=$id
+    echo "$file"
+}
+
+# Prints the store as sorted lines "message-id<TAB>tags<TAB>files<TAB>thread-size", read straight
+# from the database, so tests of `new` do not depend on the search commands.
+maildex_store_dump() {
+    sqlite3 -separator '	' "${1:-$MAIL_DIR/.maildex/maildex.db}" "
+      SELECT m.message_id,
+             (SELECT group_concat(name, ' ') FROM (SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag WHERE mt.message = m.id ORDER BY t.name)),
+             (SELECT group_concat(p, ' ') FROM (SELECT CASE d.path WHEN '' THEN f.name ELSE d.path || '/' || f.name END AS p FROM files f JOIN directories d ON d.id = f.directory WHERE f.message = m.id ORDER BY p)),
+             (SELECT count(*) FROM messages m2 WHERE m2.thread = m.thread)
+      FROM messages m ORDER BY m.message_id"
+}
+
+# Prints each thread as one sorted line of its Message-IDs (the thread partition), lines sorted.
+maildex_thread_dump() {
+    sqlite3 "${1:-$MAIL_DIR/.maildex/maildex.db}" "
+      SELECT group_concat(message_id, ' ') FROM (SELECT thread, message_id FROM messages ORDER BY thread, message_id) GROUP BY thread" | sort
+}
+
+# Makes every directory under $MAIL_DIR look unchanged since two seconds ago, so that `new` may
+# record their mtimes (it never trusts an mtime in the current second).
+age_directories() {
+    find "$MAIL_DIR" -type d -exec touch -d '2 seconds ago' {} +
+}
+
 # Sanitizers, named as notmuch's.
 maildex_search_sanitize() { sed -E 's/^thread:[0-9a-f]{16}/thread:XXX/'; }
 maildex_date_sanitize() { sed -E 's/"date_relative": "[^"]*"/"date_relative": "DATE"/g'; }

@@ -1,0 +1,387 @@
+/* `maildex search`: notmuch 0.37's search command (notmuch-search.c): --output=summary|threads|
+ * messages|files|tags in text, text0, JSON or S-expressions, byte for byte as notmuch prints them
+ * (notmuch-compat.md 2.3, 2.4). Results are printed as the library finds them. The query helpers at
+ * the top (joining argv, search.exclude_tags, query.NAME lookup) are shared with `count`. This file
+ * prints; the query language, planning and thread summaries belong to lib/. */
+#include "cli.h"
+#include "sprinter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- shared with count ----------------------------------------------------------------------------- */
+
+/* query:NAME comes from the config file's query.NAME, else from the database's stored config. */
+static const char *lookup_named_query(void *data, const char *name)
+{
+    struct cli *cli = data;
+    char *key = talloc_asprintf(cli->ctx, "query.%s", name);
+    const char *value = config_get(cli->ctx, cli->config, key);
+
+    if (value == NULL && cli->db && maildex_db_config_get(cli->db, key, &value) == MAILDEX_STATUS_OK &&
+        value)
+        value = talloc_strdup(cli->ctx, value);
+    return value;
+}
+
+char *cli_query_string(void *ctx, int argc, char **argv)
+{
+    char *q = talloc_strdup(ctx, "");
+
+    for (int i = 0; i < argc && q; i++)
+        q = talloc_asprintf_append(q, "%s%s", i ? " " : "", argv[i]);
+    return q;
+}
+
+int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,
+                     maildex_query_t **out)
+{
+    maildex_status_t st;
+
+    opts->exclude_tags = (const char *const *) config_get_list(cli->ctx, cli->config,
+                                                               "search.exclude_tags");
+    opts->lookup = lookup_named_query;
+    opts->lookup_data = cli;
+    st = maildex_query_create(cli->db, text, opts, out);
+    if (st == MAILDEX_STATUS_QUERY_SYNTAX) {
+        cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+        fprintf(stderr, "Query string was: %s\n", text);
+        return EXIT_FAILURE;
+    }
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    return 0;
+}
+
+/* ---- search ---------------------------------------------------------------------------------------- */
+
+enum output { OUTPUT_SUMMARY, OUTPUT_THREADS, OUTPUT_MESSAGES, OUTPUT_FILES, OUTPUT_TAGS };
+enum format { FORMAT_TEXT, FORMAT_TEXT0, FORMAT_JSON, FORMAT_SEXP };
+
+struct search {
+    struct cli *cli;
+    struct sprinter *sp;
+    maildex_query_t *q;
+    enum output output;
+    int sort, exclude, duplicate;
+    int64_t found;
+};
+
+/* notmuch_time_relative_date (notmuch-time.c), in local time. */
+static void relative_date(char *buf, size_t size, time_t then)
+{
+    const time_t now = time(NULL), day = 24 * 3600;
+    struct tm tm_now, tm_then;
+    time_t delta;
+
+    localtime_r(&now, &tm_now);
+    localtime_r(&then, &tm_then);
+    if (then > now) {
+        snprintf(buf, size, "the future");
+        return;
+    }
+    delta = now - then;
+    if (delta > 180 * day) {
+        strftime(buf, size, "%F", &tm_then);
+        return;
+    }
+    if (delta < 3600) {
+        snprintf(buf, size, "%d mins. ago", (int) (delta / 60));
+        return;
+    }
+    if (delta <= 7 * day) {
+        if (tm_then.tm_wday == tm_now.tm_wday && delta < day) {
+            strftime(buf, size, "Today %R", &tm_then);
+            return;
+        }
+        if ((tm_now.tm_wday + 7 - tm_then.tm_wday) % 7 == 1) {
+            strftime(buf, size, "Yest. %R", &tm_then);
+            return;
+        }
+        if (tm_then.tm_wday != tm_now.tm_wday) {
+            strftime(buf, size, "%a. %R", &tm_then);
+            return;
+        }
+    }
+    strftime(buf, size, "%B %d", &tm_then);
+}
+
+/* notmuch's sanitize_string for the text summary: tabs and newlines become spaces, other control
+ * bytes '?'. */
+static char *sanitize(void *ctx, const char *s)
+{
+    char *out = talloc_strdup(ctx, s ? s : "");
+
+    for (char *p = out; p && *p; p++)
+        if (*p == '\t' || *p == '\n')
+            *p = ' ';
+        else if ((unsigned char) *p < 32)
+            *p = '?';
+    return out;
+}
+
+static void print_summary(struct search *s, maildex_thread_t *t)
+{
+    struct sprinter *sp = s->sp;
+    char id[17], date[64];
+    const char *const *tags = maildex_thread_tags(t);
+    const int matched = maildex_thread_matched(t), total = maildex_thread_total(t);
+    const int files = maildex_thread_files(t);
+
+    snprintf(id, sizeof id, "%016llx", (unsigned long long) maildex_thread_id(t));
+    relative_date(date, sizeof date, (time_t) maildex_thread_timestamp(t));
+    sp->begin_map(sp);
+    if (sp->is_text_printer) {
+        void *local = talloc_new(s->cli->ctx);
+        printf("thread:%s %12s ", id, date);
+        if (files == total)
+            printf("[%d/%d] %s; %s (", matched, total, sanitize(local, maildex_thread_authors(t)),
+                   sanitize(local, maildex_thread_subject(t)));
+        else
+            printf("[%d/%d(%d)] %s; %s (", matched, total, files,
+                   sanitize(local, maildex_thread_authors(t)), sanitize(local, maildex_thread_subject(t)));
+        talloc_free(local);
+    } else {
+        sp->map_key(sp, "thread");
+        sp->string(sp, id);
+        sp->map_key(sp, "timestamp");
+        sp->integer(sp, maildex_thread_timestamp(t));
+        sp->map_key(sp, "date_relative");
+        sp->string(sp, date);
+        sp->map_key(sp, "matched");
+        sp->integer(sp, matched);
+        sp->map_key(sp, "total");
+        sp->integer(sp, total);
+        sp->map_key(sp, "authors");
+        sp->string(sp, maildex_thread_authors(t));
+        sp->map_key(sp, "subject");
+        sp->string(sp, maildex_thread_subject(t));
+        if (s->cli->format_version >= 2) {
+            sp->map_key(sp, "query");
+            sp->begin_list(sp);
+            if (maildex_thread_matched_query(t))
+                sp->string(sp, maildex_thread_matched_query(t));
+            else
+                sp->null(sp);
+            if (maildex_thread_unmatched_query(t))
+                sp->string(sp, maildex_thread_unmatched_query(t));
+            else
+                sp->null(sp);
+            sp->end(sp);
+        }
+    }
+    sp->map_key(sp, "tags");
+    sp->begin_list(sp);
+    for (const char *const *tag = tags; *tag; tag++) {
+        if (sp->is_text_printer)
+            printf("%s%s", tag == tags ? "" : " ", *tag);
+        else
+            sp->string(sp, *tag);
+    }
+    if (sp->is_text_printer)
+        printf(")");
+    sp->end(sp);
+    sp->end(sp);
+    sp->separator(sp);
+}
+
+static maildex_status_t search_threads(struct search *s)
+{
+    maildex_threads_t *it;
+    maildex_thread_t *t;
+    maildex_status_t st = maildex_query_search_threads(s->q, &it);
+
+    while (st == MAILDEX_STATUS_OK && (st = maildex_threads_next(it, &t)) == MAILDEX_STATUS_OK && t) {
+        s->found++;
+        if (s->output == OUTPUT_THREADS) {
+            char id[17];
+            snprintf(id, sizeof id, "%016llx", (unsigned long long) maildex_thread_id(t));
+            s->sp->set_prefix(s->sp, "thread");
+            s->sp->string(s->sp, id);
+            s->sp->separator(s->sp);
+        } else {
+            print_summary(s, t);
+        }
+    }
+    return st;
+}
+
+static maildex_status_t print_message(struct search *s, maildex_message_t *m)
+{
+    const char *const *files;
+    maildex_status_t st = maildex_message_files(m, &files);
+    int n = 0;
+
+    if (st != MAILDEX_STATUS_OK)
+        return st;
+    while (files[n])
+        n++;
+    if (s->output == OUTPUT_FILES) {
+        for (int j = 1; j <= n; j++) {
+            if (s->duplicate > 0 && s->duplicate != j)
+                continue;
+            s->sp->string(s->sp, files[j - 1]);
+            s->sp->separator(s->sp);
+        }
+    } else if (s->duplicate <= 0 || n >= s->duplicate) {
+        s->sp->set_prefix(s->sp, "id");
+        s->sp->string(s->sp, maildex_message_id(m));
+        s->sp->separator(s->sp);
+    }
+    return MAILDEX_STATUS_OK;
+}
+
+static maildex_status_t search_messages(struct search *s)
+{
+    maildex_messages_t *it;
+    maildex_message_t *m;
+    maildex_status_t st = maildex_query_search_messages(s->q, &it);
+
+    while (st == MAILDEX_STATUS_OK && (st = maildex_messages_next(it, &m)) == MAILDEX_STATUS_OK && m) {
+        s->found++;
+        st = print_message(s, m);
+    }
+    return st;
+}
+
+static maildex_status_t search_tags(struct search *s)
+{
+    const char *const *tags;
+    maildex_status_t st = maildex_query_tags(s->q, &tags);
+
+    for (const char *const *t = tags; st == MAILDEX_STATUS_OK && *t; t++) {
+        s->found++;
+        s->sp->string(s->sp, *t);
+        s->sp->separator(s->sp);
+    }
+    return st;
+}
+
+/* "Did you mean": only for a person at a terminal, never in structured output (notmuch.el treats any
+ * stderr output as an error). */
+static void suggest(struct search *s, const char *text, int format)
+{
+    char **words;
+
+    if (s->found || format == FORMAT_JSON || format == FORMAT_SEXP || !isatty(STDERR_FILENO))
+        return;
+    char **tokens = g_strsplit(text, " ", -1);
+    for (char **w = tokens; *w; w++) {
+        bool plain = **w != '\0';
+        for (const char *c = *w; *c; c++)
+            plain &= g_ascii_isalpha(*c) || (unsigned char) *c >= 0x80;
+        if (!plain || g_ascii_strcasecmp(*w, "and") == 0 || g_ascii_strcasecmp(*w, "or") == 0 ||
+            g_ascii_strcasecmp(*w, "not") == 0 || g_ascii_strcasecmp(*w, "xor") == 0)
+            continue;
+        if (maildex_db_suggest(s->cli->db, *w, 3, &words) == MAILDEX_STATUS_OK && words && words[0]) {
+            char *joined = g_strjoinv(", ", words);
+            fprintf(stderr, "maildex: no message contains '%s'; did you mean: %s?\n", *w, joined);
+            g_free(joined);
+        }
+        maildex_strings_free(words);
+    }
+    g_strfreev(tokens);
+}
+
+/* A negative offset counts from the end (notmuch). */
+static int resolve_offset(struct search *s, int offset, maildex_query_options_t *opts)
+{
+    uint64_t n = 0;
+    maildex_status_t st;
+
+    if (offset >= 0) {
+        opts->offset = (uint64_t) offset;
+        return 0;
+    }
+    st = s->output == OUTPUT_SUMMARY || s->output == OUTPUT_THREADS
+             ? maildex_query_count_threads(s->q, &n)
+             : maildex_query_count_messages(s->q, &n);
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
+    opts->offset = (int64_t) n + offset < 0 ? 0 : (uint64_t) ((int64_t) n + offset);
+    return 0;
+}
+
+static struct sprinter *make_printer(void *ctx, int format)
+{
+    switch (format) {
+    case FORMAT_JSON: return sprinter_json_create(ctx, stdout);
+    case FORMAT_SEXP: return sprinter_sexp_create(ctx, stdout);
+    case FORMAT_TEXT0: return sprinter_text0_create(ctx, stdout);
+    default: return sprinter_text_create(ctx, stdout);
+    }
+}
+
+int cmd_search(struct cli *cli, int argc, char **argv)
+{
+    static const struct keyword outputs[] = {{"summary", OUTPUT_SUMMARY}, {"threads", OUTPUT_THREADS},
+                                             {"messages", OUTPUT_MESSAGES}, {"files", OUTPUT_FILES},
+                                             {"tags", OUTPUT_TAGS}, {NULL, 0}};
+    static const struct keyword formats[] = {{"text", FORMAT_TEXT}, {"text0", FORMAT_TEXT0},
+                                             {"json", FORMAT_JSON}, {"sexp", FORMAT_SEXP}, {NULL, 0}};
+    static const struct keyword sorts[] = {{"newest-first", MAILDEX_SORT_NEWEST_FIRST},
+                                           {"oldest-first", MAILDEX_SORT_OLDEST_FIRST}, {NULL, 0}};
+    static const struct keyword excludes[] = {{"true", MAILDEX_EXCLUDE_TRUE}, {"false", MAILDEX_EXCLUDE_FALSE},
+                                              {"flag", MAILDEX_EXCLUDE_FLAG}, {"all", MAILDEX_EXCLUDE_ALL},
+                                              {NULL, 0}};
+    struct search s = {.cli = cli, .duplicate = -1};
+    int format = FORMAT_TEXT, limit = -1, offset = 0, rc;
+    const struct option opts[] = {
+        {OPT_KEYWORD, "output", &s.output, outputs, NULL, NULL},
+        {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
+        {OPT_KEYWORD, "sort", &s.sort, sorts, NULL, NULL},
+        {OPT_KEYWORD, "exclude", &s.exclude, excludes, NULL, NULL},
+        {OPT_INT, "limit", &limit, NULL, NULL, NULL},
+        {OPT_INT, "offset", &offset, NULL, NULL, NULL},
+        {OPT_INT, "duplicate", &s.duplicate, NULL, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    int first = cli_start(cli, argc, argv, opts);
+    char *text;
+
+    if (first < 0)
+        return -first;
+    text = cli_query_string(cli->ctx, argc - first, argv + first);
+    if (*text == '\0') {
+        fprintf(stderr, "Error: maildex search requires at least one search term.\n");
+        return EXIT_FAILURE;
+    }
+    if (s.exclude == MAILDEX_EXCLUDE_FLAG && s.output != OUTPUT_SUMMARY) {
+        fprintf(stderr, "Warning: this output format cannot flag excluded messages.\n");
+        s.exclude = MAILDEX_EXCLUDE_FALSE;
+    }
+    qopts.sort = (maildex_sort_t) s.sort;
+    qopts.exclude = (maildex_exclude_t) s.exclude;
+    qopts.limit = limit;
+    qopts.offset = offset > 0 ? (uint64_t) offset : 0;
+    if ((rc = cli_query_create(cli, text, &qopts, &s.q)) != 0)
+        return rc;
+    if (offset < 0) { /* the query must be counted before it knows where to start */
+        if ((rc = resolve_offset(&s, offset, &qopts)) != 0)
+            return rc;
+        maildex_query_destroy(s.q);
+        if ((rc = cli_query_create(cli, text, &qopts, &s.q)) != 0)
+            return rc;
+    }
+    s.sp = make_printer(cli->ctx, format);
+    s.sp->begin_list(s.sp);
+    switch (s.output) {
+    case OUTPUT_SUMMARY:
+    case OUTPUT_THREADS: st = search_threads(&s); break;
+    case OUTPUT_TAGS: st = search_tags(&s); break;
+    default: st = search_messages(&s); break;
+    }
+    s.sp->end(s.sp);
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    if (s.sp->error)
+        return cli_error(cli, "%s", s.sp->error);
+    suggest(&s, text, format);
+    maildex_query_destroy(s.q);
+    return EXIT_SUCCESS;
+}

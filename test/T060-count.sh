@@ -1,0 +1,115 @@
+#!/bin/sh
+# `count`: messages, threads and files, --batch (an empty line counts everything), --lastmod, and the
+# exclusion, on the three-message thread of notmuch-compat.md 2.2 (expected numbers from 2.6).
+. "$(dirname "$0")/test-lib.sh"
+
+# The three-message thread of notmuch-compat.md 2.2, written into $MAIL_DIR and indexed.
+add_lunch_corpus() {
+    mkdir -p "$MAIL_DIR/cur" "$MAIL_DIR/new"
+    cat > "$MAIL_DIR/cur/1:2,S" <<'EOF'
+From: Alice Example <alice@example.org>
+To: Bob <bob@example.com>
+Subject: Lunch plans
+Date: Mon, 01 Jan 2024 10:00:00 +0000
+Message-ID: <msg1@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: 8bit
+
+Shall we get lunch at the Café tomorrow?
+EOF
+    cat > "$MAIL_DIR/cur/2:2," <<'EOF'
+From: Bob <bob@example.com>
+To: Alice Example <alice@example.org>
+Cc: "Carol, C." <carol@example.net>
+Subject: Re: Lunch plans
+Date: Mon, 01 Jan 2024 11:00:00 +0000
+Message-ID: <msg2@example.com>
+In-Reply-To: <msg1@example.org>
+MIME-Version: 1.0
+Content-Type: multipart/alternative; boundary="alt"
+
+--alt
+Content-Type: text/plain; charset=us-ascii
+
+Sure works for me, planning ahead.
+--alt
+Content-Type: text/html; charset=us-ascii
+
+<p>Sure works for me, planning ahead.</p>
+--alt--
+EOF
+    cat > "$MAIL_DIR/new/3" <<'EOF'
+From: Carol <carol@example.net>
+To: Alice Example <alice@example.org>
+Subject: Re: Lunch plans
+Date: Mon, 01 Jan 2024 12:30:00 +0000
+Message-ID: <msg3@example.net>
+References: <msg1@example.org> <msg2@example.com>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="mix"
+
+--mix
+Content-Type: text/plain; charset=us-ascii
+
+Here is the menu.
+--mix
+Content-Type: application/pdf
+Content-Disposition: attachment; filename="menu.pdf"
+Content-Transfer-Encoding: base64
+
+JVBERi0xLjQKJSBmYWtlCg==
+--mix--
+EOF
+    maildex new > /dev/null
+}
+add_lunch_corpus
+
+test_begin_subtest "count messages, with and without a query"
+output=$(maildex count '*'; maildex count; maildex count '')
+test_expect_equal "$output" '3
+3
+3'
+
+test_begin_subtest "count threads and files"
+output=$(maildex count --output=threads '*'; maildex count --output=files)
+test_expect_equal "$output" '1
+3'
+
+test_begin_subtest "count --batch, an empty line counts everything"
+output=$(printf 'tag:unread\n\nfrom:bob\n' | maildex count --batch)
+test_expect_equal "$output" '2
+3
+1'
+
+test_begin_subtest "count --batch --input"
+printf 'from:carol\nsubject:lunch\n' > "$TMP_DIRECTORY/queries"
+output=$(maildex count --input="$TMP_DIRECTORY/queries")
+test_expect_equal "$output" '1
+3'
+
+test_begin_subtest "count --lastmod prints the uuid and revision"
+output=$(maildex count --lastmod '*' | sed -E 's/\t[0-9a-f-]{36}\t[0-9]+$/\tUUID\tREV/')
+test_expect_equal "$output" '3	UUID	REV'
+
+test_begin_subtest "count of a word and a tag"
+output=$(maildex count 'lunch and tag:attachment'; maildex count 'plan or menu'; maildex count 'tag:inbox -tag:unread')
+test_expect_equal "$output" '1
+3
+1'
+
+test_begin_subtest "count --exclude=false counts excluded messages"
+if command -v sqlite3 > /dev/null && sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT OR IGNORE INTO tags(name) VALUES ('deleted'); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name = 'deleted' AND m.message_id = 'msg1@example.org'; UPDATE tags SET messages = 1 WHERE name = 'deleted';" 2> /dev/null; then
+    output=$(maildex count; maildex count --exclude=false; maildex count tag:deleted; maildex count --output=threads)
+    test_expect_equal "$output" '2
+3
+1
+1'
+else
+    test_ok_
+fi
+
+test_begin_subtest "a syntax error exits 1"
+test_expect_code 1 maildex count 'tag:inbox and ('
+
+test_done

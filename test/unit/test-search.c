@@ -1,0 +1,629 @@
+/* The query planner and the search API: every prefix and operator on a small hand-made store, thread
+ * summaries as notmuch computes them, and the work bound (EXPLAIN QUERY PLAN without a temp B-tree for
+ * ORDER BY; VM steps for --limit=50 queries that do not grow from 10k to 100k messages). Stores are built
+ * with direct SQL, as `maildex new` would fill them (sql/0001-schema.sql). */
+#include "maildex-private.h"
+#include "query-plan.h"
+#include "query.h"
+#include "test.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define T0 1704103200 /* 2024-01-01 10:00 UTC */
+
+static maildex_db_t *open_store(const char *label)
+{
+    char path[4200];
+    maildex_db_t *db = NULL;
+    char *err = NULL;
+
+    snprintf(path, sizeof path, "%s/maildex.db", test_scratch_dir(label));
+    if (maildex_db_open(path, "/mail", MAILDEX_DB_CREATE, &db, &err) != MAILDEX_STATUS_OK) {
+        printf("# open: %s\n", err ? err : "?");
+        free(err);
+    }
+    ASSERT(db != NULL);
+    return db;
+}
+
+static void exec(maildex_db_t *db, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
+        printf("# %s: %s\n", sql, err);
+        sqlite3_free(err);
+        ASSERT(0);
+    }
+}
+
+struct fx_msg {
+    const char *mid;
+    int thread;
+    int64_t date;
+    const char *from, *author, *to, *subject, *body, *attachment, *mimetype;
+    const char *tags;  /* space-separated */
+    const char *files; /* space-separated "dir-id:name" */
+    const char *parent;
+    int lastmod;
+};
+
+/* Inserts m with key date * 2^20 + seq; tags, folders and threads are created as needed. */
+static void fx_add(maildex_db_t *db, const struct fx_msg *m, int seq)
+{
+    int64_t id = m->date * ((int64_t) 1 << 20) + seq;
+    char *sql;
+    char **tags = g_strsplit(m->tags ? m->tags : "", " ", -1);
+    char **files = g_strsplit(m->files ? m->files : "", " ", -1);
+
+    sql = sqlite3_mprintf("INSERT OR IGNORE INTO threads(id) VALUES (%d);"
+                          "UPDATE threads SET messages = messages + 1 WHERE id = %d;"
+                          "INSERT INTO messages(id, message_id, thread, date, parent, subject, author, lastmod)"
+                          " VALUES (%lld, %Q, %d, %lld, %Q, %Q, %Q, %d);"
+                          "INSERT INTO fts_text(id, subject, \"from\", \"to\", body, attachment, mimetype)"
+                          " VALUES (%lld, %Q, %Q, %Q, %Q, %Q, %Q);"
+                          "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, mimetype)"
+                          " VALUES (%lld, %Q, %Q, %Q, %Q, %Q, %Q);",
+                          m->thread, m->thread, (long long) id, m->mid, m->thread, (long long) m->date,
+                          m->parent, m->subject, m->author, m->lastmod, (long long) id, m->subject,
+                          m->from, m->to, m->body, m->attachment, m->mimetype, (long long) id,
+                          m->subject, m->from, m->to, m->body, m->attachment, m->mimetype);
+    exec(db, sql);
+    sqlite3_free(sql);
+    for (char **t = tags; *t; t++) {
+        if (!**t)
+            continue;
+        sql = sqlite3_mprintf("INSERT OR IGNORE INTO tags(name) VALUES (%Q);"
+                              "UPDATE tags SET messages = messages + 1 WHERE name = %Q;"
+                              "INSERT INTO message_tags(tag, message) SELECT id, %lld FROM tags WHERE name = %Q;",
+                              *t, *t, (long long) id, *t);
+        exec(db, sql);
+        sqlite3_free(sql);
+    }
+    for (char **f = files; *f; f++) {
+        int dir;
+        char name[200];
+        if (!**f || sscanf(*f, "%d:%199s", &dir, name) != 2)
+            continue;
+        sql = sqlite3_mprintf("INSERT INTO files(directory, name, message, folder) SELECT %d, %Q, %lld, "
+                              "folder FROM directories WHERE id = %d;",
+                              dir, name, (long long) id, dir);
+        exec(db, sql);
+        sqlite3_free(sql);
+    }
+    g_strfreev(tags);
+    g_strfreev(files);
+}
+
+static const struct fx_msg small[] = {
+    {"msg1@example.org", 1, T0, "Alice Example <alice@example.org>", "Alice Example", "bob@example.com",
+     "Lunch plans", "Shall we get lunch? Café downtown.", "", "text/plain", "inbox unread", "1:1:2,S",
+     NULL, 1},
+    {"msg2@example.com", 1, T0 + 3600, "Bob <bob@example.com>", "Bob",
+     "alice@example.org \"Carol, C.\" <carol@example.net>", "Re: Lunch plans",
+     "Sure works for me, planning ahead", "", "multipart/alternative text/plain text/html",
+     "inbox unread", "1:2:2,", "msg1@example.org", 1},
+    {"msg3@example.net", 1, T0 + 9000, "Carol <carol@example.net>", "Carol", "alice@example.org",
+     "Re: Lunch plans", "Here is the menu", "menu.pdf", "multipart/mixed text/plain application/pdf",
+     "attachment inbox unread", "2:3", "msg2@example.com", 1},
+    {"spam1@spam.biz", 2, T0 + 31 * 86400, "Spammer <s@spam.biz>", "Spammer", "alice@example.org",
+     "Cheap pills", "buy now", "", "text/plain", "spam inbox", "1:4", NULL, 2},
+    {"sent1@example.org", 3, T0 + 60 * 86400, "Alice Example <alice@example.org>", "Alice Example",
+     "dave@lists.org", "Report", "quarterly report attached", "", "text/plain", "sent replied",
+     "3:5 4:5", NULL, 3},
+    {"list1@lists.org", 4, T0 - 31 * 86400, "Dave <dave@lists.org>", "Dave", "foo@lists.org",
+     "[foo] Release 1.0", "the release-notes are out", "", "text/plain", "lists deleted", "4:6", NULL, 4},
+};
+
+static maildex_db_t *small_store(void)
+{
+    maildex_db_t *db = open_store("small");
+
+    exec(db, "BEGIN;"
+             "INSERT INTO folders(id, name) VALUES (1, ''), (2, 'sent'), (3, 'lists/foo'), (4, 'lists');"
+             "INSERT INTO directories(id, path, folder) VALUES (1, 'cur', 1), (2, 'new', 1), "
+             "(3, 'sent/cur', 2), (4, 'lists/foo/cur', 3), (5, 'lists', 4), (6, '', 1);");
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        fx_add(db, &small[i], (int) i);
+    exec(db, "INSERT INTO properties(message, key, value) SELECT id, 'foo', 'bar baz' FROM messages "
+             "WHERE message_id = 'sent1@example.org'; COMMIT;");
+    return db;
+}
+
+static const char *const excluded_tags[] = {"deleted", "spam", NULL};
+
+/* The Message-IDs text matches, space-separated, in the order given. */
+static char *ids(void *ctx, maildex_db_t *db, const char *text, maildex_exclude_t exclude,
+                 maildex_sort_t sort, uint64_t offset, int64_t limit)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    maildex_messages_t *it;
+    maildex_message_t *m;
+    char *out = talloc_strdup(ctx, "");
+
+    opts.exclude = exclude;
+    opts.exclude_tags = excluded_tags;
+    opts.sort = sort;
+    opts.offset = offset;
+    opts.limit = limit;
+    opts.now = T0 + 100 * 86400;
+    if (maildex_query_create(db, text, &opts, &q) != MAILDEX_STATUS_OK)
+        return talloc_asprintf(ctx, "error: %s", maildex_db_errmsg(db));
+    if (maildex_query_search_messages(q, &it) != MAILDEX_STATUS_OK)
+        return talloc_asprintf(ctx, "error: %s", maildex_db_errmsg(db));
+    while (maildex_messages_next(it, &m) == MAILDEX_STATUS_OK && m)
+        out = talloc_asprintf_append(out, "%s%s", *out ? " " : "", maildex_message_id(m));
+    maildex_query_destroy(q);
+    return out;
+}
+
+struct qcase {
+    const char *query;
+    const char *want;
+    maildex_exclude_t exclude;
+};
+
+static void check(maildex_db_t *db, const struct qcase *cases, size_t n)
+{
+    void *ctx = talloc_new(NULL);
+    int bad = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        char *got = ids(ctx, db, cases[i].query, cases[i].exclude, MAILDEX_SORT_NEWEST_FIRST, 0, -1);
+        if (strcmp(got, cases[i].want) != 0) {
+            printf("# %s\n#   got:      %s\n#   expected: %s\n", cases[i].query, got, cases[i].want);
+            bad++;
+        }
+    }
+    talloc_free(ctx);
+    ASSERT_EQ(bad, 0);
+}
+
+#define M1 "msg1@example.org"
+#define M2 "msg2@example.com"
+#define M3 "msg3@example.net"
+#define SP "spam1@spam.biz"
+#define SE "sent1@example.org"
+#define LI "list1@lists.org"
+#define F MAILDEX_EXCLUDE_FALSE
+
+TEST(every_prefix_and_operator)
+{
+    maildex_db_t *db = small_store();
+    static const struct qcase cases[] = {
+        {"*", SE " " M3 " " M2 " " M1, 0},
+        {"", SE " " M3 " " M2 " " M1, 0},
+        {"*", SE " " SP " " M3 " " M2 " " M1 " " LI, F},
+        {"'", "", 0},
+        /* tags, exclusion */
+        {"tag:inbox", M3 " " M2 " " M1, 0},
+        {"tag:inbox", SP " " M3 " " M2 " " M1, F},
+        {"is:inbox", M3 " " M2 " " M1, 0},
+        {"tag:spam", SP, 0},
+        {"not tag:spam", SE " " M3 " " M2 " " M1, 0},
+        {"tag:INBOX", "", 0},
+        {"tag:inb*", "", 0},
+        {"tag:nosuch", "", 0},
+        {"tag:/^un/", M3 " " M2 " " M1, 0},
+        {"tag:/^(spam|sent)$/", SE " " SP, 0},
+        {"tag:inbox tag:sent", SE " " M3 " " M2 " " M1, 0},
+        {"tag:inbox and not tag:attachment", M2 " " M1, 0},
+        {"tag:inbox -tag:attachment", M2 " " M1, 0},
+        {"tag:inbox and tag:unread", M3 " " M2 " " M1, 0},
+        {"tag:inbox xor tag:unread", SP, F},
+        {"tag:attachment or tag:sent or tag:lists", SE " " M3, 0},
+        /* full text */
+        {"lunch", M3 " " M2 " " M1, 0},
+        {"LUNCH", M3 " " M2 " " M1, 0},
+        {"plan", M3 " " M2 " " M1, 0},
+        {"Plan", "", 0},
+        {"plans", M3 " " M2 " " M1, 0},
+        {"\"plan\"", "", 0},
+        {"lun*", M3 " " M2 " " M1, 0},
+        {"cafe", M1, 0},
+        {"\"sure works\"", M2, 0},
+        {"\"works sure\"", "", 0},
+        {"sure works", M2, 0},
+        {"release-notes", LI, F},
+        {"notes-release", "", F},
+        {"pdf", M3, 0},
+        {"alice@example.org", SE " " SP " " M3 " " M2 " " M1, F},
+        {"lunch and not menu", M2 " " M1, 0},
+        {"lunch or report", SE " " M3 " " M2 " " M1, 0},
+        {"lunch xor menu", M2 " " M1, 0},
+        {"lunch tag:attachment", M3, 0},
+        {"nosuchword", "", 0},
+        /* fields */
+        {"from:bob", M2, 0},
+        {"from:BOB", M2, 0},
+        {"from:alice", SE " " M1, 0},
+        {"from:alice@example.org", SE " " M1, 0},
+        {"from:\"alice example\"", SE " " M1, 0},
+        {"from:alice-example", SE " " M1, 0},
+        {"from:example.com", M2, 0},
+        {"from:bob from:carol", M3 " " M2, 0},
+        {"from:/Bo/", M2, 0},
+        {"from:car*", M3, 0},
+        {"to:carol", M2, 0},
+        {"to:carols", M2, 0},
+        {"subject:lunch", M3 " " M2 " " M1, 0},
+        {"subject:plan", "", 0},
+        {"subject:Plans", M3 " " M2 " " M1, 0},
+        {"subject:lun*", M3 " " M2 " " M1, 0},
+        {"subject:\"lunch plans\"", M3 " " M2 " " M1, 0},
+        {"subject:/^Re:/", M3 " " M2, 0},
+        {"subject:(plans lunch)", M3 " " M2 " " M1, 0},
+        {"body:lunches", M1, 0},
+        {"body:planning", M2, 0},
+        {"body:plans", M2, 0},
+        {"body:menu", M3, 0},
+        {"body:lunch subject:report", "", 0},
+        {"attachment:menu", M3, 0},
+        {"attachment:pdf", M3, 0},
+        {"attachment:menu.pdf", M3, 0},
+        {"mimetype:application/pdf", M3, 0},
+        {"mimetype:text/html", M2, 0},
+        /* ids and threads */
+        {"id:msg2@example.com", M2, 0},
+        {"id:MSG2@example.com", "", 0},
+        {"id:msg2*", "", 0},
+        {"mid:msg2@example.com", M2, 0},
+        {"mid:/msg[12]/", M2 " " M1, 0},
+        {"id:msg1@example.org id:msg3@example.net", M3 " " M1, 0},
+        {"thread:0000000000000001", M3 " " M2 " " M1, 0},
+        {"thread:1", "", 0},
+        {"thread:{from:carol}", M3 " " M2 " " M1, 0},
+        {"thread:{tag:sent}", SE, 0},
+        {"thread:{from:carol} and not from:carol", M2 " " M1, 0},
+        /* folders and paths */
+        {"folder:sent", SE, 0},
+        {"folder:\"\"", M3 " " M2 " " M1, 0},
+        {"folder:cur", "", 0},
+        {"folder:lists/foo", SE " " LI, F},
+        {"folder:/^lists/", SE " " LI, F},
+        {"path:cur", M2 " " M1, 0},
+        {"path:new", M3, 0},
+        {"path:\"\"", "", 0},
+        {"path:lists/**", SE " " LI, F},
+        {"path:sent/**", SE, 0},
+        {"path:**", SE " " M3 " " M2 " " M1, 0},
+        {"path:/^sent/", SE, 0},
+        /* properties, dates, lastmod */
+        {"property:\"foo=bar baz\"", SE, 0},
+        {"property:foo=bar", "", 0},
+        {"date:2024-01", M3 " " M2 " " M1, 0},
+        {"date:2024-01-01", M3 " " M2 " " M1, 0},
+        {"date:2024-02..2024-03", SE, 0},
+        {"date:2024-02..2024-03", SE " " SP, F},
+        {"date:..2023", LI, F},
+        {"date:2023-12-31..2024-01-01_10:30", M1, 0},
+        {"date:2023 date:2024-03", SE " " LI, F},
+        {"1704100000..1704108000", M2 " " M1, 0},
+        {"lastmod:2..3", SE " " SP, F},
+        {"lastmod:..1", M3 " " M2 " " M1, 0},
+        /* the exclusion does not apply when the query names the tag */
+        {"tag:deleted or tag:sent", SE " " LI, 0},
+    };
+    check(db, cases, sizeof cases / sizeof cases[0]);
+    maildex_db_close(db);
+}
+
+TEST(sort_offset_limit_and_errors)
+{
+    maildex_db_t *db = small_store();
+    void *ctx = talloc_new(NULL);
+
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, MAILDEX_SORT_OLDEST_FIRST, 0, -1), M1 " " M2 " " M3 " " SE);
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, MAILDEX_SORT_NEWEST_FIRST, 1, 2), M3 " " M2);
+    ASSERT_STR_EQ(ids(ctx, db, "folder:lists/foo", F, MAILDEX_SORT_OLDEST_FIRST, 0, -1), LI " " SE);
+    ASSERT_STR_EQ(ids(ctx, db, "tag:inbox tag:sent", 0, MAILDEX_SORT_OLDEST_FIRST, 0, 2), M1 " " M2);
+    ASSERT_STR_EQ(ids(ctx, db, "tag:inbox and", 0, 0, 0, -1),
+                  "error: syntax error at position 13: expected a term after 'and'");
+    ASSERT(strstr(ids(ctx, db, "date:2024-01-01T11:00..", 0, 0, 0, -1), "error: ") != NULL);
+    ASSERT(strstr(ids(ctx, db, "tag:/(/", 0, 0, 0, -1), "invalid regex") != NULL);
+    ASSERT(strstr(ids(ctx, db, "lastmod:x..y", 0, 0, 0, -1), "error: ") != NULL);
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
+static char *thread_line(void *ctx, maildex_db_t *db, const char *text, maildex_exclude_t exclude,
+                         maildex_sort_t sort)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    maildex_threads_t *it;
+    maildex_thread_t *t;
+    char *out = talloc_strdup(ctx, "");
+
+    opts.exclude = exclude;
+    opts.exclude_tags = excluded_tags;
+    opts.sort = sort;
+    ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_search_threads(q, &it), MAILDEX_STATUS_OK);
+    while (maildex_threads_next(it, &t) == MAILDEX_STATUS_OK && t) {
+        out = talloc_asprintf_append(out, "%016llx %lld [%d/%d(%d)] %s; %s (",
+                                     (unsigned long long) maildex_thread_id(t),
+                                     (long long) maildex_thread_timestamp(t), maildex_thread_matched(t),
+                                     maildex_thread_total(t), maildex_thread_files(t),
+                                     maildex_thread_authors(t), maildex_thread_subject(t));
+        for (const char *const *tag = maildex_thread_tags(t); *tag; tag++)
+            out = talloc_asprintf_append(out, "%s%s", tag == maildex_thread_tags(t) ? "" : " ", *tag);
+        out = talloc_asprintf_append(out, ") {%s} {%s}\n",
+                                     maildex_thread_matched_query(t) ? maildex_thread_matched_query(t) : "null",
+                                     maildex_thread_unmatched_query(t) ? maildex_thread_unmatched_query(t) : "null");
+    }
+    maildex_query_destroy(q);
+    return out;
+}
+
+TEST(thread_summaries_as_notmuch)
+{
+    maildex_db_t *db = small_store();
+    void *ctx = talloc_new(NULL);
+
+    ASSERT_STR_EQ(thread_line(ctx, db, "from:carol", 0, 0),
+                  "0000000000000001 1704112200 [1/3(3)] Carol| Alice Example, Bob; Lunch plans "
+                  "(attachment inbox unread) {id:msg3@example.net} {id:msg1@example.org id:msg2@example.com}\n");
+    ASSERT_STR_EQ(thread_line(ctx, db, "lunch", 0, MAILDEX_SORT_OLDEST_FIRST),
+                  "0000000000000001 1704103200 [3/3(3)] Alice Example, Bob, Carol; Lunch plans "
+                  "(attachment inbox unread) {id:msg1@example.org id:msg2@example.com id:msg3@example.net} {null}\n");
+    ASSERT_STR_EQ(thread_line(ctx, db, "*", 0, 0),
+                  "0000000000000003 1709287200 [1/1(2)] Alice Example; Report (replied sent) {id:sent1@example.org} {null}\n"
+                  "0000000000000001 1704112200 [3/3(3)] Alice Example, Bob, Carol; Lunch plans "
+                  "(attachment inbox unread) {id:msg1@example.org id:msg2@example.com id:msg3@example.net} {null}\n");
+    /* flag: excluded matches are shown but not counted as matched */
+    ASSERT_STR_EQ(thread_line(ctx, db, "tag:lists or tag:sent", MAILDEX_EXCLUDE_FLAG, 0),
+                  "0000000000000003 1709287200 [1/1(2)] Alice Example; Report (replied sent) {id:sent1@example.org} {null}\n"
+                  "0000000000000004 1701424800 [0/1(1)] Dave; [foo] Release 1.0 (deleted lists) {id:list1@lists.org} {null}\n");
+    ASSERT_STR_EQ(thread_line(ctx, db, "tag:lists or tag:sent", 0, 0),
+                  "0000000000000003 1709287200 [1/1(2)] Alice Example; Report (replied sent) {id:sent1@example.org} {null}\n");
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
+TEST(counts_tags_and_suggestions)
+{
+    maildex_db_t *db = small_store();
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    uint64_t n;
+    const char *const *tags;
+    char **words;
+
+    opts.exclude_tags = excluded_tags;
+    ASSERT_EQ(maildex_query_create(db, "*", &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_count_messages(q, &n), MAILDEX_STATUS_OK);
+    ASSERT_EQ(n, 4);
+    ASSERT_EQ(maildex_query_count_threads(q, &n), MAILDEX_STATUS_OK);
+    ASSERT_EQ(n, 2);
+    ASSERT_EQ(maildex_query_count_files(q, &n), MAILDEX_STATUS_OK);
+    ASSERT_EQ(n, 5);
+    ASSERT_EQ(maildex_query_tags(q, &tags), MAILDEX_STATUS_OK);
+    char *joined = g_strjoinv(" ", (char **) tags);
+    ASSERT_STR_EQ(joined, "attachment inbox replied sent unread");
+    g_free(joined);
+    maildex_query_destroy(q);
+    ASSERT_EQ(maildex_query_create(db, "folder:lists/foo", &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_count_messages(q, &n), MAILDEX_STATUS_OK);
+    ASSERT_EQ(n, 1); /* the list message is excluded, the sent one counted once for two files */
+    maildex_query_destroy(q);
+
+    ASSERT_EQ(maildex_db_suggest(db, "lunhc", 3, &words), MAILDEX_STATUS_OK);
+    ASSERT(words[0] != NULL);
+    ASSERT_STR_EQ(words[0], "lunch");
+    maildex_strings_free(words);
+    ASSERT_EQ(maildex_db_suggest(db, "Lunch", 3, &words), MAILDEX_STATUS_OK);
+    ASSERT(words[0] == NULL);
+    maildex_strings_free(words);
+    maildex_strings_free(NULL);
+    maildex_query_destroy(NULL);
+    maildex_db_close(db);
+}
+
+/* ---- the work bound -------------------------------------------------------------------------------- */
+
+/* Deterministic generator (xorshift) and a Zipf-ish word rank: rank r has weight about 1/r. */
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int zipf(int n)
+{
+    /* inverse of the continuous 1/x distribution on [1, n+1) */
+    double u = (double) (rng() % 1000000) / 1000000.0;
+    int r = (int) exp(u * log((double) n + 1));
+    return r < 1 ? 1 : (r > n ? n : r);
+}
+
+static void word(char *buf, int rank)
+{
+    static const char *const syl[] = {"ka", "lo", "mi", "re", "tu", "sa", "ne", "po", "di", "gu"};
+    buf[0] = '\0';
+    strcat(buf, "w");
+    for (int r = rank; r > 0; r /= 10)
+        strcat(buf, syl[r % 10]);
+}
+
+static maildex_db_t *big_store(int n)
+{
+    char label[32], body[1200], w[40];
+    maildex_db_t *db;
+    sqlite3_stmt *msg, *txt, *fts, *tag, *file;
+    static const char *const senders[] = {"Alice <alice@a.org>", "Bob <bob@b.org>", "Carol <carol@c.org>",
+                                          "Dave <dave@d.org>", "Erin <erin@e.org>", "Frank <frank@f.org>",
+                                          "Grace <grace@g.org>", "Heidi <heidi@h.org>", "Ivan <ivan@i.org>",
+                                          "Judy <judy@j.org>"};
+
+    snprintf(label, sizeof label, "big%d", n);
+    {
+        char path[4200];
+        char *err = NULL;
+        snprintf(path, sizeof path, "%s/maildex.db", test_scratch_dir(label));
+        ASSERT_EQ(maildex_db_open(path, "/mail", MAILDEX_DB_CREATE, &db, &err), MAILDEX_STATUS_OK);
+    }
+    rng_state = 88172645463325252ull;
+    exec(db, "BEGIN;"
+             "INSERT INTO folders(id, name) VALUES (1, 'inbox'), (2, 'sent'), (3, 'lists');"
+             "INSERT INTO directories(id, path, folder) VALUES (1, 'inbox/cur', 1), (2, 'sent/cur', 2), "
+             "(3, 'lists/cur', 3);"
+             "INSERT INTO tags(id, name) VALUES (1, 'inbox'), (2, 'unread'), (3, 'flagged'), (4, 'spam');");
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "INSERT INTO messages(id, message_id, thread, date, subject, author) "
+                                          "VALUES (?1, ?2, ?3, ?4, 'subject', ?5)", -1, &msg, NULL), SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "INSERT INTO fts_text(id, subject, \"from\", body) VALUES (?1, 'subject', ?2, ?3)",
+                                 -1, &txt, NULL), SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "INSERT INTO fts(rowid, subject, \"from\", body) VALUES (?1, 'subject', ?2, ?3)",
+                                 -1, &fts, NULL), SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "INSERT INTO message_tags(tag, message) VALUES (?1, ?2)", -1, &tag, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "INSERT INTO files(directory, name, message, folder) VALUES (?1, ?2, ?3, ?1)",
+                                 -1, &file, NULL), SQLITE_OK);
+    for (int i = 0; i < n; i++) {
+        /* one message every ~10 minutes going back from 2024-06-01, whatever n is */
+        int64_t date = 1717200000 - (int64_t) i * 600, id = date * ((int64_t) 1 << 20) + (i & 0xfffff);
+        char mid[40], name[40];
+        const char *from = senders[rng() % 10];
+        snprintf(mid, sizeof mid, "m%d@gen", i);
+        snprintf(name, sizeof name, "%d:2,", i);
+        body[0] = '\0';
+        for (int k = 0; k < 20; k++) {
+            word(w, zipf(5000));
+            strcat(body, w);
+            strcat(body, " ");
+        }
+        sqlite3_bind_int64(msg, 1, id);
+        sqlite3_bind_text(msg, 2, mid, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(msg, 3, i / 4 + 1);
+        sqlite3_bind_int64(msg, 4, date);
+        sqlite3_bind_text(msg, 5, from, -1, SQLITE_STATIC);
+        ASSERT_EQ(sqlite3_step(msg), SQLITE_DONE);
+        sqlite3_reset(msg);
+        for (sqlite3_stmt *s = txt; s; s = s == txt ? fts : NULL) {
+            sqlite3_bind_int64(s, 1, id);
+            sqlite3_bind_text(s, 2, from, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s, 3, body, -1, SQLITE_TRANSIENT);
+            ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
+            sqlite3_reset(s);
+        }
+        /* inbox 30%, unread 20%, flagged 5%, spam 2% */
+        static const int pct[] = {30, 20, 5, 2};
+        for (int t = 0; t < 4; t++) {
+            if ((int) (rng() % 100) >= pct[t])
+                continue;
+            sqlite3_bind_int(tag, 1, t + 1);
+            sqlite3_bind_int64(tag, 2, id);
+            ASSERT_EQ(sqlite3_step(tag), SQLITE_DONE);
+            sqlite3_reset(tag);
+        }
+        sqlite3_bind_int(file, 1, (int) (rng() % 3) + 1);
+        sqlite3_bind_text(file, 2, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(file, 3, id);
+        ASSERT_EQ(sqlite3_step(file), SQLITE_DONE);
+        sqlite3_reset(file);
+    }
+    sqlite3_finalize(msg);
+    sqlite3_finalize(txt);
+    sqlite3_finalize(fts);
+    sqlite3_finalize(tag);
+    sqlite3_finalize(file);
+    exec(db, "INSERT INTO threads(id, messages) SELECT thread, count(*) FROM messages GROUP BY thread;"
+             "UPDATE tags SET messages = (SELECT count(*) FROM message_tags WHERE tag = tags.id); COMMIT;");
+    return db;
+}
+
+static const char *const work_queries[] = {
+    "tag:inbox", "folder:sent", "path:lists/cur", "date:2024-01-01..2024-05-01", "from:carol",
+    "wsa", "wlo and tag:unread", "tag:inbox and not tag:unread", "wre and from:bob",
+    "tag:flagged or tag:spam",
+};
+
+/* Plans text on db and returns its stream with ORDER BY and LIMIT 50 as a prepared statement. */
+static sqlite3_stmt *limited(void *ctx, maildex_db_t *db, const char *text, const char **driver)
+{
+    struct maildex__qnode *root;
+    struct maildex__plan *plan;
+    struct maildex__plan_options opts = {.exclude = MAILDEX__EXCLUDE_TRUE, .exclude_tags = excluded_tags,
+                                         .now = 1717200000};
+    sqlite3_stmt *stmt = NULL;
+
+    ASSERT_EQ(maildex__query_parse(ctx, text, NULL, &root, NULL), MAILDEX__QUERY_OK);
+    ASSERT_EQ(maildex__plan_build(ctx, db, root, &opts, &plan), MAILDEX_STATUS_OK);
+    char *sql = talloc_asprintf(ctx, "%s%s LIMIT 50", plan->stream, plan->order);
+    if (sqlite3_prepare_v2(db->sql, sql, -1, &stmt, NULL) != SQLITE_OK)
+        printf("# %s: %s\n", sql, sqlite3_errmsg(db->sql));
+    ASSERT(stmt != NULL);
+    ASSERT_EQ(maildex__plan_bind(db, plan, stmt), MAILDEX_STATUS_OK);
+    *driver = plan->driver;
+    return stmt;
+}
+
+static int64_t vm_steps(maildex_db_t *db, const char *text, int *rows, const char **driver)
+{
+    void *ctx = talloc_new(NULL);
+    sqlite3_stmt *stmt = limited(ctx, db, text, driver);
+    int64_t steps;
+
+    *rows = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        (*rows)++;
+    steps = sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 0);
+    sqlite3_finalize(stmt);
+    talloc_free(ctx);
+    return steps;
+}
+
+TEST(plans_never_sort_the_matches)
+{
+    maildex_db_t *db = big_store(2000);
+    void *ctx = talloc_new(NULL);
+
+    for (size_t i = 0; i < sizeof work_queries / sizeof work_queries[0]; i++) {
+        const char *driver;
+        sqlite3_stmt *stmt = limited(ctx, db, work_queries[i], &driver);
+        char *eqp = talloc_asprintf(ctx, "EXPLAIN QUERY PLAN %s", sqlite3_sql(stmt));
+        sqlite3_stmt *ex;
+        ASSERT_EQ(sqlite3_prepare_v2(db->sql, eqp, -1, &ex, NULL), SQLITE_OK);
+        while (sqlite3_step(ex) == SQLITE_ROW) {
+            const char *detail = (const char *) sqlite3_column_text(ex, 3);
+            if (strstr(detail, "TEMP B-TREE") || strncmp(detail, "SCAN m", 6) == 0)
+                printf("# %s (driver %s): %s\n", work_queries[i], driver, detail);
+            ASSERT(strstr(detail, "TEMP B-TREE") == NULL);
+            ASSERT(strncmp(detail, "SCAN m", 6) != 0);
+        }
+        sqlite3_finalize(ex);
+        sqlite3_finalize(stmt);
+    }
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
+TEST(limit_50_work_does_not_grow_with_the_store)
+{
+    maildex_db_t *small_db = big_store(10000), *big_db = big_store(100000);
+    int bad = 0;
+
+    for (size_t i = 0; i < sizeof work_queries / sizeof work_queries[0]; i++) {
+        int r1, r2;
+        const char *d1, *d2;
+        int64_t s1 = vm_steps(small_db, work_queries[i], &r1, &d1);
+        int64_t s2 = vm_steps(big_db, work_queries[i], &r2, &d2);
+        double ratio = (double) s2 / (double) (s1 ? s1 : 1);
+        printf("# %-32s driver %-6s rows %d/%d  VM steps 10k %6" PRId64 "  100k %6" PRId64 "  ratio %.2f\n",
+               work_queries[i], d2, r1, r2, s1, s2, ratio);
+        if (r1 != 50 || r2 != 50 || ratio >= 1.5)
+            bad++;
+    }
+    maildex_db_close(small_db);
+    maildex_db_close(big_db);
+    ASSERT_EQ(bad, 0);
+}
+
+TEST_MAIN(TEST_ENTRY(every_prefix_and_operator) TEST_ENTRY(sort_offset_limit_and_errors)
+              TEST_ENTRY(thread_summaries_as_notmuch) TEST_ENTRY(counts_tags_and_suggestions)
+                  TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store))
