@@ -4,6 +4,7 @@
 #include "maildex-private.h"
 
 #include "fts-tokenizer.h"
+#include "tags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@ static int db_destructor(maildex_db_t *db)
     /* talloc runs a parent's destructor before freeing its children: free them first, so that their
      * own destructors (one-off statements, query iterators) finalize before SQLite closes. */
     talloc_free_children(db);
+    maildex__tags_free(db);
     maildex__stmt_finalize_all(db);
     if (db->sql) {
         int rc = sqlite3_close(db->sql);
@@ -262,15 +264,18 @@ maildex_status_t maildex__commit(maildex_db_t *db)
 
     if (db->in_transaction == 0 || --db->in_transaction > 0)
         return MAILDEX_STATUS_OK;
-    st = maildex__stmt(db, MAILDEX__STMT_COMMIT, &stmt);
-    if (st)
+    st = maildex__tags_before_commit(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__stmt(db, MAILDEX__STMT_COMMIT, &stmt);
+    if (st) {
+        maildex__rollback(db);
         return st;
+    }
     rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE) {
         st = maildex__sql_error(db, rc, "cannot commit");
-        if (!sqlite3_get_autocommit(db->sql))
-            maildex__exec(db, "ROLLBACK");
+        maildex__rollback(db);
     }
     return st;
 }
@@ -278,6 +283,8 @@ maildex_status_t maildex__commit(maildex_db_t *db)
 void maildex__rollback(maildex_db_t *db)
 {
     db->in_transaction = 0;
+    db->revision_bumped = 0;
+    maildex__tags_after_rollback(db);
     if (!sqlite3_get_autocommit(db->sql))
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 }

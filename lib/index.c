@@ -163,7 +163,8 @@ static void count_file_done(struct run *r, const char *path)
 
 static void apply(struct run *r, struct job *job)
 {
-    struct maildex__file_ref f = {job->dir->id, job->dir->folder, job->name, NULL, job->size};
+    struct maildex__file_ref f = {job->dir->id, job->dir->folder, job->name, NULL, job->size,
+                                  job->dir->path};
     bool added = false;
 
     if (job->vanished) {
@@ -215,7 +216,7 @@ static bool try_rename(struct run *r, struct maildex__scan_dir *d, const char *n
                        const char *path)
 {
     struct maildex__scan_removal *removal;
-    struct maildex__file_ref to = {d->id, d->folder, name, maildex__maildir_flags(name), 0};
+    struct maildex__file_ref to = {d->id, d->folder, name, maildex__maildir_flags(name), 0, d->path};
     struct stat sb;
     char *key;
 

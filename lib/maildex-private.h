@@ -21,6 +21,8 @@ struct maildex_db {
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */
     int64_t revision;                     /* ... to this value */
+    void *tag_ids;                        /* GHashTable name -> id (tags.c) */
+    void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
 };
 
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */

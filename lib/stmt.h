@@ -26,9 +26,7 @@
     X(MESSAGE_TAG_ADD, "INSERT OR IGNORE INTO message_tags(tag, message) VALUES (?1, ?2)")    \
     X(MESSAGE_TAG_REMOVE, "DELETE FROM message_tags WHERE tag = ?1 AND message = ?2")         \
     X(TAG_COUNT_ADD, "UPDATE tags SET messages = messages + ?2 WHERE id = ?1")                \
-    X(MESSAGE_TAGS_UNCOUNT, "UPDATE tags SET messages = messages - 1 WHERE id IN "            \
-                            "(SELECT tag FROM message_tags WHERE message = ?1)")              \
-    X(MESSAGE_TAGS_DELETE, "DELETE FROM message_tags WHERE message = ?1")                     \
+    X(MESSAGE_TAGS_DELETE, "DELETE FROM message_tags WHERE message = ?1 RETURNING tag")       \
     X(MESSAGE_TOUCH, "UPDATE messages SET lastmod = ?2 WHERE id = ?1")                        \
     X(MESSAGE_FILE_FLAGS, "SELECT d.path, f.flags FROM files f JOIN directories d "           \
                           "ON d.id = f.directory WHERE f.message = ?1")                       \

@@ -140,19 +140,28 @@ static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
                                         const struct maildex__file_ref *f,
                                         const struct maildex__add_options *opts)
 {
-    bool seen = f->flags && strchr(f->flags, 'S');
-    maildex_status_t st = MAILDEX_STATUS_OK;
+    const char *tags[64];
+    size_t n = 0;
+    bool is_new, in_maildir = maildex__maildir_is_leaf(f->dir_path, &is_new);
+    bool flag_info = in_maildir && (f->flags || is_new);
+    const char *flags = f->flags ? f->flags : "";
 
-    if (opts->synchronize_flags)
-        st = maildex__message_flags_to_tags(db, key);
-    for (size_t i = 0; st == MAILDEX_STATUS_OK && opts->new_tags && opts->new_tags[i]; i++) {
-        if (seen && opts->synchronize_flags && strcmp(opts->new_tags[i], "unread") == 0)
+    /* The message has this one file, so its flags are known without asking the database: the same
+     * rules as maildex__message_flags_to_tags, then new.tags (no "unread" when the file is seen),
+     * then "attachment". Duplicate names are harmless (INSERT OR IGNORE). */
+    if (opts->synchronize_flags && flag_info)
+        for (size_t i = 0; i < maildex__flag_tag_count; i++)
+            if ((strchr(flags, maildex__flag_tags[i].flag) != NULL) != maildex__flag_tags[i].inverse)
+                tags[n++] = maildex__flag_tags[i].tag;
+    for (size_t i = 0; opts->new_tags && opts->new_tags[i] && n < 62; i++) {
+        if (strcmp(opts->new_tags[i], "unread") == 0 && opts->synchronize_flags && flag_info &&
+            strchr(flags, 'S'))
             continue;
-        st = maildex__message_tag(db, key, opts->new_tags[i], true, NULL);
+        tags[n++] = opts->new_tags[i];
     }
-    if (st == MAILDEX_STATUS_OK && m->has_attachment)
-        st = maildex__message_tag(db, key, "attachment", true, NULL);
-    return st;
+    if (m->has_attachment)
+        tags[n++] = "attachment";
+    return maildex__message_tag_new(db, key, tags, n);
 }
 
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,

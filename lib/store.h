@@ -15,6 +15,7 @@ struct maildex__file_ref {
     const char *name;
     const char *flags; /* Maildir info after ":2,", or NULL */
     int64_t size;
+    const char *dir_path; /* the directory's path relative to the mail root */
 };
 
 struct maildex__add_options {

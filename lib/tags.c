@@ -3,22 +3,100 @@
 
 #include "maildir.h"
 
+#include <glib.h>
 #include <string.h>
+
+/* The writer tags every new message with the same few tags: their ids are cached, and the per-tag
+ * message counts are summed in memory and written once per transaction. */
+static GHashTable *tag_ids(maildex_db_t *db)
+{
+    if (db->tag_ids == NULL)
+        db->tag_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    return db->tag_ids;
+}
+
+static void count_delta(maildex_db_t *db, int64_t tag, int delta)
+{
+    gint64 key = tag;
+    gint64 *slot;
+
+    if (db->tag_deltas == NULL)
+        db->tag_deltas = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    slot = g_hash_table_lookup(db->tag_deltas, &key);
+    if (slot == NULL) {
+        gint64 *k = g_new(gint64, 1);
+        *k = tag;
+        slot = g_new0(gint64, 1);
+        g_hash_table_insert(db->tag_deltas, k, slot);
+    }
+    *slot += delta;
+}
+
+maildex_status_t maildex__tags_before_commit(maildex_db_t *db)
+{
+    GHashTableIter it;
+    gpointer key, value;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (db->tag_deltas == NULL)
+        return MAILDEX_STATUS_OK;
+    g_hash_table_iter_init(&it, db->tag_deltas);
+    while (st == MAILDEX_STATUS_OK && g_hash_table_iter_next(&it, &key, &value)) {
+        sqlite3_stmt *stmt;
+        if (*(gint64 *) value == 0)
+            continue;
+        st = maildex__stmt(db, MAILDEX__STMT_TAG_COUNT_ADD, &stmt);
+        if (st)
+            break;
+        sqlite3_bind_int64(stmt, 1, *(gint64 *) key);
+        sqlite3_bind_int64(stmt, 2, *(gint64 *) value);
+        st = maildex__step_done(db, stmt, "cannot count tags");
+    }
+    g_hash_table_remove_all(db->tag_deltas);
+    return st;
+}
+
+void maildex__tags_after_rollback(maildex_db_t *db)
+{
+    if (db->tag_deltas)
+        g_hash_table_remove_all(db->tag_deltas);
+    if (db->tag_ids) /* a rolled-back transaction may have created some of them */
+        g_hash_table_remove_all(db->tag_ids);
+}
+
+void maildex__tags_free(maildex_db_t *db)
+{
+    if (db->tag_deltas)
+        g_hash_table_destroy(db->tag_deltas);
+    if (db->tag_ids)
+        g_hash_table_destroy(db->tag_ids);
+    db->tag_deltas = db->tag_ids = NULL;
+}
 
 maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool create, int64_t *id)
 {
     sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_TAG_FIND, &stmt);
+    gint64 *cached = g_hash_table_lookup(tag_ids(db), name);
+    maildex_status_t st;
     bool row;
 
     *id = 0;
+    if (cached) {
+        *id = *cached;
+        return MAILDEX_STATUS_OK;
+    }
+    st = maildex__stmt(db, MAILDEX__STMT_TAG_FIND, &stmt);
     if (st)
         return st;
     sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
     st = maildex__step_row(db, stmt, &row, "cannot look up a tag");
     if (st || row) {
-        if (row)
+        if (row) {
             *id = sqlite3_column_int64(stmt, 0);
+            cached = g_new(gint64, 1);
+            *cached = *id;
+            g_hash_table_insert(tag_ids(db), g_strdup(name), cached);
+        }
         sqlite3_reset(stmt);
         return st;
     }
@@ -30,8 +108,12 @@ maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool cr
         return st;
     sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
     st = maildex__step_done(db, stmt, "cannot create a tag");
-    if (st == MAILDEX_STATUS_OK)
+    if (st == MAILDEX_STATUS_OK) {
         *id = sqlite3_last_insert_rowid(db->sql);
+        cached = g_new(gint64, 1);
+        *cached = *id;
+        g_hash_table_insert(tag_ids(db), g_strdup(name), cached);
+    }
     return st;
 }
 
@@ -72,32 +154,47 @@ maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const c
     n = sqlite3_changes(db->sql);
     if (st || n == 0)
         return st;
-    st = maildex__stmt(db, MAILDEX__STMT_TAG_COUNT_ADD, &stmt);
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, tag);
-    sqlite3_bind_int(stmt, 2, add ? 1 : -1);
-    st = maildex__step_done(db, stmt, "cannot count a tag");
-    if (st == MAILDEX_STATUS_OK && changed)
+    count_delta(db, tag, add ? 1 : -1);
+    if (changed)
         *changed = true;
-    return st ? st : touch(db, message);
+    return touch(db, message);
+}
+
+maildex_status_t maildex__message_tag_new(maildex_db_t *db, int64_t message,
+                                          const char *const *tags, size_t n)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    for (size_t i = 0; i < n && st == MAILDEX_STATUS_OK; i++) {
+        sqlite3_stmt *stmt;
+        int64_t tag;
+        st = maildex__tag_lookup(db, tags[i], true, &tag);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_TAG_ADD, &stmt);
+        if (st)
+            break;
+        sqlite3_bind_int64(stmt, 1, tag);
+        sqlite3_bind_int64(stmt, 2, message);
+        st = maildex__step_done(db, stmt, "cannot tag a message");
+        if (st == MAILDEX_STATUS_OK && sqlite3_changes(db->sql) > 0)
+            count_delta(db, tag, 1);
+    }
+    return st;
 }
 
 maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message)
 {
     sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_TAGS_UNCOUNT, &stmt);
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_TAGS_DELETE, &stmt);
 
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, message);
-    st = maildex__step_done(db, stmt, "cannot count a message's tags");
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_TAGS_DELETE, &stmt);
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, message);
-    return maildex__step_done(db, stmt, "cannot delete a message's tags");
+    while ((st = maildex__step_row(db, stmt, &row, "cannot delete a message's tags")) == 0 && row)
+        count_delta(db, sqlite3_column_int64(stmt, 0), -1);
+    sqlite3_reset(stmt);
+    return st;
 }
 
 maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message)

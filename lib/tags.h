@@ -13,6 +13,16 @@ maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool cr
 maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const char *name, bool add,
                                       bool *changed);
 
+/* Tags a message that was just inserted (no tag yet, lastmod already current): one insert per tag. */
+maildex_status_t maildex__message_tag_new(maildex_db_t *db, int64_t message,
+                                          const char *const *tags, size_t n);
+
+/* tags.messages changes are kept in memory during a transaction and written once per tag before it
+ * commits (db.c calls these); a rollback forgets them and the cached tag ids. */
+maildex_status_t maildex__tags_before_commit(maildex_db_t *db);
+void maildex__tags_after_rollback(maildex_db_t *db);
+void maildex__tags_free(maildex_db_t *db);
+
 /* Removes every tag of a message (before the message itself is deleted). */
 maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message);
 
