@@ -71,6 +71,7 @@ const struct command *cli_find_command(const char *name);
 
 command_fn cmd_help;
 command_fn cmd_new;
+command_fn cmd_reindex;
 command_fn cmd_config;
 command_fn cmd_setup;
 command_fn cmd_search;

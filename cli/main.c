@@ -20,6 +20,8 @@ const struct command cli_commands[] = {
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[QUERY...]",
      "Count messages, threads or files matching a query"},
+    {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
+     "Re-index the messages matching a query, keeping their tags"},
     {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",

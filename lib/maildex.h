@@ -151,6 +151,13 @@ typedef struct {
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
 
+/* Re-parses a file of every message matching query (notmuch's query language; exclude tags do not
+ * apply) and re-indexes it: text, headers, date, thread links and the "attachment" tag; every other
+ * tag is kept. A message none of whose files can be read is left as it was. Sets *reindexed (may be
+ * NULL) to the number of messages re-indexed. Returns MAILDEX_STATUS_OK, QUERY_SYNTAX, READ_ONLY or a
+ * database error; the message is on db. */
+maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *reindexed);
+
 /* ---- queries ---------------------------------------------------------------------------------------- */
 
 /* A parsed and planned notmuch query (doc/query-syntax.md). Results stream from the indexes in date

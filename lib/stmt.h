@@ -62,6 +62,16 @@
     X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \
     X(FILE_MOVE, "UPDATE files SET directory = ?2, name = ?3, folder = ?4, flags = ?5 "       \
                  "WHERE id = ?1 RETURNING message")                                           \
+    X(MESSAGE_READ, "SELECT date, thread FROM messages WHERE id = ?1")                        \
+    X(MESSAGE_UPDATE, "UPDATE messages SET date = ?2, parent = ?3, subject = ?4, author = ?5, " \
+                      "lastmod = ?6 WHERE id = ?1")                                           \
+    X(REKEY_MESSAGE, "UPDATE messages SET id = ?2 WHERE id = ?1")                             \
+    X(REKEY_FILES, "UPDATE files SET message = ?2 WHERE message = ?1")                        \
+    X(REKEY_TAGS, "UPDATE message_tags SET message = ?2 WHERE message = ?1")                  \
+    X(REKEY_PROPERTIES, "UPDATE properties SET message = ?2 WHERE message = ?1")              \
+    X(FILE_FIRST_OF_MESSAGE, "SELECT CASE d.path WHEN '' THEN f.name ELSE d.path || '/' || "   \
+                             "f.name END FROM files f JOIN directories d ON d.id = f.directory " \
+                             "WHERE f.message = ?1 ORDER BY f.id")                            \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     /* scan.c */                                                                              \
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \

@@ -227,6 +227,89 @@ static maildex_status_t run_key(maildex_db_t *db, maildex__stmt_id_t id, int64_t
     return maildex__step_done(db, stmt, context);
 }
 
+static maildex_status_t run_key2(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, a);
+    sqlite3_bind_int64(stmt, 2, b);
+    return maildex__step_done(db, stmt, "cannot move a message to its new date");
+}
+
+static maildex_status_t rekey(maildex_db_t *db, int64_t from, int64_t to)
+{
+    static const maildex__stmt_id_t ids[] = {MAILDEX__STMT_REKEY_MESSAGE, MAILDEX__STMT_REKEY_FILES,
+                                             MAILDEX__STMT_REKEY_TAGS,
+                                             MAILDEX__STMT_REKEY_PROPERTIES};
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0] && st == MAILDEX_STATUS_OK; i++)
+        st = run_key2(db, ids[i], from, to);
+    return st;
+}
+
+static maildex_status_t update_message(maildex_db_t *db, int64_t key,
+                                       const struct maildex__parsed_message *m)
+{
+    sqlite3_stmt *stmt;
+    int64_t revision;
+    maildex_status_t st = maildex__current_revision(db, &revision);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_UPDATE, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    sqlite3_bind_int64(stmt, 2, m->date);
+    if (m->parent_id)
+        sqlite3_bind_text(stmt, 3, m->parent_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, m->subject, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 5, m->from_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 6, revision);
+    return maildex__step_done(db, stmt, "cannot update a message");
+}
+
+maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
+                                        const struct maildex__parsed_message *m, int64_t *new_key)
+{
+    sqlite3_stmt *stmt;
+    int64_t date = 0, thread = 0;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_READ, &stmt);
+
+    *new_key = key;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    st = maildex__step_row(db, stmt, &row, "cannot read a message");
+    if (st == MAILDEX_STATUS_OK && row)
+        date = sqlite3_column_int64(stmt, 0), thread = sqlite3_column_int64(stmt, 1);
+    sqlite3_reset(stmt);
+    if (st || !row)
+        return st ? st : maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with key %lld",
+                                        (long long) key);
+    st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK && date != m->date) {
+        st = maildex__store_allocate_key(db, m->date, new_key);
+        if (st == MAILDEX_STATUS_OK)
+            st = rekey(db, key, *new_key);
+    }
+    if (st == MAILDEX_STATUS_OK)
+        st = update_message(db, *new_key, m);
+    if (st == MAILDEX_STATUS_OK)
+        st = insert_text(db, *new_key, m);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__thread_relink(db, thread, m->references);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__message_tag(db, *new_key, "attachment", m->has_attachment, NULL);
+    return st;
+}
+
 static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
 {
     sqlite3_stmt *stmt;

@@ -4,6 +4,9 @@
 
 #include <string.h>
 
+/* Threads one message can join at once; references beyond are still ghosted. */
+#define MAX_LINKED 64
+
 static maildex_status_t lookup_thread(maildex_db_t *db, maildex__stmt_id_t id, const char *msgid,
                                       int64_t *thread)
 {
@@ -83,18 +86,14 @@ static maildex_status_t merge(maildex_db_t *db, int64_t from, int64_t into)
     return st;
 }
 
-maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *message_id,
-                                                 char *const *references, int64_t *thread)
+/* Finds the threads of the references (plus `found` already), merges them into the largest, and
+ * leaves ghosts for references not in the store. *thread is the surviving thread, 0 when none. */
+static maildex_status_t link_references(maildex_db_t *db, int64_t *found, size_t nfound,
+                                        char *const *references, int64_t *thread)
 {
-    int64_t found[64], best = 0, best_size = -1, t;
-    size_t nfound = 0;
-    maildex_status_t st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_GHOST, message_id, &t);
+    int64_t best = 0, best_size = -1, t;
+    maildex_status_t st = MAILDEX_STATUS_OK;
 
-    *thread = 0;
-    if (st == MAILDEX_STATUS_OK && t) {
-        found[nfound++] = t;
-        st = run_text_id(db, MAILDEX__STMT_GHOST_DELETE, message_id, 0, "cannot drop a ghost");
-    }
     for (size_t i = 0; st == MAILDEX_STATUS_OK && references && references[i]; i++) {
         bool seen = false;
         st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_MESSAGE, references[i], &t);
@@ -102,7 +101,7 @@ maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *m
             st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_GHOST, references[i], &t);
         for (size_t j = 0; j < nfound && t; j++)
             seen = seen || found[j] == t;
-        if (t && !seen && nfound < sizeof found / sizeof found[0])
+        if (t && !seen && nfound < MAX_LINKED)
             found[nfound++] = t;
     }
     /* The largest thread stays; the others move into it. */
@@ -125,11 +124,33 @@ maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *m
         if (st == MAILDEX_STATUS_OK && t == 0)
             st = run_text_id(db, MAILDEX__STMT_GHOST_ADD, references[i], best, "cannot add a ghost");
     }
-    if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_COUNT_ADD, best, 1, "cannot count a thread");
-    if (st == MAILDEX_STATUS_OK)
-        *thread = best;
+    *thread = st == MAILDEX_STATUS_OK ? best : 0;
     return st;
+}
+
+maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *message_id,
+                                                 char *const *references, int64_t *thread)
+{
+    int64_t found[MAX_LINKED], t;
+    size_t nfound = 0;
+    maildex_status_t st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_GHOST, message_id, &t);
+
+    *thread = 0;
+    if (st == MAILDEX_STATUS_OK && t) {
+        found[nfound++] = t;
+        st = run_text_id(db, MAILDEX__STMT_GHOST_DELETE, message_id, 0, "cannot drop a ghost");
+    }
+    if (st == MAILDEX_STATUS_OK)
+        st = link_references(db, found, nfound, references, thread);
+    if (st == MAILDEX_STATUS_OK)
+        st = run_id2(db, MAILDEX__STMT_THREAD_COUNT_ADD, *thread, 1, "cannot count a thread");
+    return st;
+}
+
+maildex_status_t maildex__thread_relink(maildex_db_t *db, int64_t thread, char *const *references)
+{
+    int64_t found[MAX_LINKED] = {thread}, ignored;
+    return link_references(db, found, 1, references, &ignored);
 }
 
 maildex_status_t maildex__thread_message_removed(maildex_db_t *db, int64_t thread,

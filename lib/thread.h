@@ -13,6 +13,9 @@
 maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *message_id,
                                                  char *const *references, int64_t *thread);
 
+/* Joins the thread of a message being re-indexed with the threads of its (new) references. */
+maildex_status_t maildex__thread_relink(maildex_db_t *db, int64_t thread, char *const *references);
+
 /* Accounts for a message that left the store: the thread keeps a ghost in its place while it has
  * other messages (so a later reply or re-delivery rejoins it), and disappears with its ghosts when it
  * had no other. */

@@ -112,7 +112,8 @@ test_require() {
 
 # generate_message [key=value]...: writes one message into $MAIL_DIR, as notmuch's helper does.
 # Keys: id, subject, from, to, date, body, dir (relative to $MAIL_DIR, default cur), filename,
-# in_reply_to, references, header (an extra raw header line). Prints the file's path.
+# in_reply_to, references, header (an extra raw header line). Prints the file's path (call it
+# directly, not in $(...): the message counter lives in this shell).
 gen_msg_cnt=0
 generate_message() {
     gen_msg_cnt=$((gen_msg_cnt + 1))

@@ -1,0 +1,25 @@
+/* `maildex reindex QUERY`: re-parse the files of the matching messages and re-index them, keeping
+ * their tags (maildex_reindex). Prints nothing on success, as notmuch. */
+#include "cli.h"
+
+#include <stdlib.h>
+
+int cmd_reindex(struct cli *cli, int argc, char **argv)
+{
+    const char *decrypt = NULL;
+    const struct option opts[] = {
+        {OPT_STRING, "decrypt", &decrypt, NULL, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    int first = cli_start(cli, argc, argv, opts);
+    char *query;
+
+    if (first < 0)
+        return -first;
+    query = cli_query_string(cli->ctx, argc - first, argv + first);
+    if (query == NULL || *query == '\0')
+        return cli_error(cli, "requires at least one search term");
+    if (maildex_reindex(cli->db, query, NULL) != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    return EXIT_SUCCESS;
+}

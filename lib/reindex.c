@@ -1,0 +1,106 @@
+/* maildex_reindex(): re-parse the files of the messages a query matches and re-index them, keeping
+ * their tags. The matches are collected first (Message-IDs), then each is re-parsed and rewritten in
+ * batched transactions; re-indexing never reads the whole store. */
+#include "maildex-private.h"
+
+#include "message-parse.h"
+#include "store.h"
+
+#include <glib.h>
+
+#define BATCH 500
+
+static maildex_status_t collect_ids(maildex_db_t *db, const char *query, GPtrArray *ids)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q = NULL;
+    maildex_messages_t *it = NULL;
+    maildex_message_t *m = NULL;
+    maildex_status_t st;
+
+    opts.exclude = MAILDEX_EXCLUDE_FALSE;
+    st = maildex_query_create(db, query, &opts, &q);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex_query_search_messages(q, &it);
+    while (st == MAILDEX_STATUS_OK && (st = maildex_messages_next(it, &m)) == 0 && m)
+        g_ptr_array_add(ids, g_strdup(maildex_message_id(m)));
+    maildex_query_destroy(q);
+    return st;
+}
+
+static maildex_status_t key_of(maildex_db_t *db, const char *message_id, int64_t *key)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_FIND, &stmt);
+
+    *key = 0;
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, message_id, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot look up a message");
+    if (st == MAILDEX_STATUS_OK && row)
+        *key = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return st;
+}
+
+/* Parses the first of the message's files that still reads as mail. */
+static maildex_status_t parse_any_file(maildex_db_t *db, void *ctx, int64_t key,
+                                       struct maildex__parsed_message **out)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_FIRST_OF_MESSAGE, &stmt);
+
+    *out = NULL;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    while (*out == NULL && (st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 && row) {
+        const char *rel = (const char *) sqlite3_column_text(stmt, 0);
+        char *path = talloc_asprintf(ctx, "%s/%s", db->mail_root, rel);
+        struct maildex__parsed_message *m = NULL;
+        if (maildex__message_parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
+            *out = m;
+    }
+    sqlite3_reset(stmt);
+    return st;
+}
+
+maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *reindexed)
+{
+    GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+    maildex_status_t st = collect_ids(db, query, ids);
+    uint64_t done = 0;
+
+    maildex__message_parse_init();
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__begin(db);
+    for (guint i = 0; i < ids->len && st == MAILDEX_STATUS_OK; i++) {
+        void *local = talloc_new(NULL);
+        struct maildex__parsed_message *m = NULL;
+        int64_t key, new_key;
+        st = key_of(db, ids->pdata[i], &key);
+        if (st == MAILDEX_STATUS_OK && key)
+            st = parse_any_file(db, local, key, &m);
+        if (st == MAILDEX_STATUS_OK && m) {
+            st = maildex__store_reindex(db, key, m, &new_key);
+            done++;
+        }
+        talloc_free(local);
+        if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0) {
+            st = maildex__commit(db);
+            if (st == MAILDEX_STATUS_OK)
+                st = maildex__begin(db);
+        }
+    }
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__commit(db);
+    else if (db->in_transaction)
+        maildex__rollback(db);
+    g_ptr_array_free(ids, TRUE);
+    if (reindexed)
+        *reindexed = done;
+    return st;
+}

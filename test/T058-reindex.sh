@@ -1,0 +1,50 @@
+#!/bin/sh
+# `maildex reindex QUERY`: re-parses files and keeps tags.
+. "$(dirname "$0")/test-lib.sh"
+test_require sqlite3
+
+generate_message id=one@x subject=alpha body=oldword filename=one >/dev/null
+generate_message id=two@x subject=beta body=other filename=two >/dev/null
+f1=$MAIL_DIR/cur/one
+maildex new >/dev/null 2>&1
+sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT INTO tags(name, messages) VALUES ('mine', 1); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name='mine' AND m.message_id='one@x'"
+
+test_begin_subtest "reindex without a query is an error"
+test_expect_code 1 maildex reindex
+
+test_begin_subtest "a changed body is searchable after reindex, the old text is gone"
+sed -i 's/^oldword$/newword/' "$f1"
+maildex reindex id:one@x
+output=$(maildex count body:newword; maildex count body:oldword)
+test_expect_equal "$output" "1
+0"
+
+test_begin_subtest "tags are kept"
+test_expect_equal "$(maildex_store_dump | grep '^one@x' | cut -f2)" "inbox mine unread"
+
+test_begin_subtest "a new Date moves the message in date order and keeps tags and files"
+sed -i 's/^Date: .*/Date: Sat, 01 Jun 2030 10:00:00 +0000/' "$f1"
+maildex reindex id:one@x
+output=$(maildex search --output=messages --limit=1 '*'; maildex_store_dump | grep '^one@x' | cut -f2,3)
+test_expect_equal "$output" "id:one@x
+inbox mine unread	cur/$(basename "$f1")"
+
+test_begin_subtest "new references join threads on reindex"
+sed -i 's/^Subject: alpha$/Subject: alpha\nIn-Reply-To: <two@x>/' "$f1"
+maildex reindex id:one@x
+test_expect_equal "$(maildex_thread_dump | grep one@x)" "one@x two@x"
+
+test_begin_subtest "the stores stay consistent (counts, integrity)"
+output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id); SELECT count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id); SELECT count(*) FROM fts_text")
+test_expect_equal "$output" "ok
+0
+0
+2"
+
+test_begin_subtest "reindex of a query matching nothing succeeds"
+test_expect_code 0 maildex reindex id:nothing@x
+
+test_begin_subtest "a syntax error exits 1"
+test_expect_code 1 maildex reindex 'tag:inbox and ('
+
+test_done
