@@ -84,9 +84,9 @@ static void print_elapsed(double seconds)
     printf("%ds", (int) seconds);
 }
 
-static void report(const maildex_index_stats_t *s, bool created, double elapsed)
+static void report(const maildex_index_stats_t *s, bool first_run, double elapsed)
 {
-    if (created)
+    if (first_run)
         printf("Found %" PRIu64 " total files (that's not much mail).\n", s->files_found);
     if (s->files_processed) {
         printf("Processed %" PRIu64 " %s in ", s->files_processed,
@@ -125,8 +125,6 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     maildex_index_stats_t stats;
     maildex_status_t st;
     struct sigaction sa = {0};
-    char *db_file;
-    bool created;
     int first = cli_start(cli, argc, argv, opts), rc;
 
     if (first < 0)
@@ -135,8 +133,6 @@ int cmd_new(struct cli *cli, int argc, char **argv)
         return cli_error(cli, "unexpected argument '%s'", argv[first]);
     if (!no_hooks && (rc = hook_run(cli, "pre-new")) != 0)
         return rc;
-    db_file = config_database_file(cli->ctx, cli->config);
-    created = access(db_file, F_OK) != 0;
     if ((rc = cli_open_db(cli, MAILDEX_DB_CREATE)) != 0)
         return rc;
 
@@ -145,6 +141,8 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     rep.quiet = quiet;
     rep.verbose = verbose && !quiet;
+    if (rep.verbose) /* one line per file, seen as it happens even through a pipe */
+        setvbuf(stdout, NULL, _IOLBF, 0);
     rep.tty = isatty(STDERR_FILENO);
     rep.started = rep.last_progress = g_get_monotonic_time();
     io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
@@ -168,7 +166,7 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     maildex_db_close(cli->db);
     cli->db = NULL;
     if (!quiet)
-        report(&stats, created, (g_get_monotonic_time() - rep.started) / 1e6);
+        report(&stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
     if (!no_hooks && (rc = hook_run(cli, "post-new")) != 0)
         return rc;
     return stats.files_vanished ? EXIT_TEMPFAIL : EXIT_SUCCESS;

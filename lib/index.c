@@ -172,6 +172,9 @@ static void apply(struct run *r, struct job *job)
         g_hash_table_add(r->unsafe_dirs, job->dir);
         warning(r, job->path, "vanished before it could be read");
     } else if (job->rc == MAILDEX__PARSE_ERROR) {
+        /* Not recording the directory's mtime retries the file next time (fixing a permission
+         * does not change the directory's mtime). */
+        g_hash_table_add(r->unsafe_dirs, job->dir);
         warning(r, job->path, job->error ? job->error : "cannot be read");
     } else if (job->rc == MAILDEX__PARSE_NOT_MAIL) {
         r->stats->files_processed++;
@@ -380,6 +383,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     stats->warnings = r.scan->warnings;
     stats->directories = r.scan->dirs->len;
     stats->directories_listed = r.scan->listed;
+    stats->first_run = ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->id == 0;
     r.renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     r.unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
     build_rename_index(&r);

@@ -117,6 +117,7 @@ typedef struct {
     uint64_t warnings;         /* entries skipped with a warning (see warning below) */
     uint64_t directories;      /* directories walked */
     uint64_t directories_listed; /* ... of which listed because they changed */
+    bool first_run;            /* the database had never indexed the mail root before */
 } maildex_index_stats_t;
 
 typedef struct {

@@ -280,7 +280,7 @@ static int kw_number(parse_t *p, const struct keyword *kw)
 static int kw_month(parse_t *p, const struct keyword *kw)
 {
     if (p->held.len == 1 || p->held.len == 2) { /* "20 January" */
-        int64_t d;
+        int64_t d = 0;
         int r;
 
         take_held(p, &d, NULL, NULL);
@@ -295,7 +295,7 @@ static int kw_month(parse_t *p, const struct keyword *kw)
 static int kw_ampm(parse_t *p, const struct keyword *kw)
 {
     if (p->held.len == 1 || p->held.len == 2) { /* "5pm" is 5:00:00 pm */
-        int64_t h;
+        int64_t h = 0;
         int r;
 
         take_held(p, &h, NULL, NULL);
