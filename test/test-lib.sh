@@ -24,6 +24,8 @@ PATH=$MAILDEX_BUILDDIR/cli:$PATH
 unset NOTMUCH_CONFIG NOTMUCH_PROFILE XDG_CONFIG_HOME MAILDEX_DATABASE MAILDIR || true
 export HOME MAIL_DIR MAILDEX_CONFIG PATH TMP_DIRECTORY
 export LC_ALL=${LC_ALL:-C.UTF-8} TZ=${TZ:-UTC}
+# Scratch files (OUTPUT, EXPECTED) land in the test's own directory, never in the build tree.
+cd "$TMP_DIRECTORY" || exit 99
 cat > "$MAILDEX_CONFIG" <<CONFIG
 [database]
 path=$MAIL_DIR
@@ -179,6 +181,7 @@ maildex_date_sanitize() { sed -E 's/"date_relative": "[^"]*"/"date_relative": "D
 
 test_done() {
     echo "1..$test_count"
+    cd /
     [ -n "${MAILDEX_TEST_KEEP:-}" ] || rm -rf "$TMP_DIRECTORY"
     [ "$test_failures" -eq 0 ]
     exit $?
