@@ -23,6 +23,27 @@ test_expect_code 1 maildex --frobnicate
 test_begin_subtest "the test config is the one in use"
 test_expect_equal "$(maildex config get user.name)" "Notmuch Test Suite"
 
+test_begin_subtest "the shared library exports only the maildex_ API"
+lib=$MAILDEX_BUILDDIR/lib/.libs/libmaildex.so
+if [ -f "$lib" ] && command -v nm >/dev/null; then
+    output=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^maildex_[a-z]' | grep -v '^_' )
+    test_expect_equal "$output" ""
+else
+    test_ok_ # a static-only build has nothing to check
+fi
+
+test_begin_subtest "every function declared in maildex.h is exported"
+if [ -f "$lib" ] && command -v nm >/dev/null; then
+    declared=$(sed -n 's/^[a-z_ ]*[ *]\(maildex_[a-z_]*\)(.*/\1/p' "$srcdir/lib/maildex.h" | sort -u)
+    exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort -u)
+    test_expect_equal "$(printf '%s\n' "$declared" | comm -23 - /dev/fd/3 3<<EOF3
+$exported
+EOF3
+)" ""
+else
+    test_ok_
+fi
+
 test_begin_subtest "the README installs exactly the packages CI installs"
 readme=$(sed -n '/<!-- try-command -->/,/^```$/p' "$srcdir/README.md" | sed -n 's/.*install -y --no-install-recommends \([^&]*\) &&.*/\1/p' | tr ' ' '\n' | grep . | sort)
 ci=$(sed -n 's/^packages: //p' "$srcdir/.ci/packages" | tr ' ' '\n' | grep . | sort)
