@@ -482,9 +482,19 @@ static void add_type(struct walk *w, GMimeObject *part)
     g_free(mime);
 }
 
+/* Charsets whose bytes are already UTF-8 when valid: most mail. */
+static bool utf8_charset(const char *charset)
+{
+    return charset && (g_ascii_strcasecmp(charset, "utf-8") == 0 ||
+                       g_ascii_strcasecmp(charset, "utf8") == 0 ||
+                       g_ascii_strcasecmp(charset, "us-ascii") == 0);
+}
+
 /* Writes the part's decoded content, converted to UTF-8 when it declares a charset gmime knows,
- * into a byte array held by tmp. *converted says whether a charset filter ran. */
-static GByteArray *decoded_content(void *tmp, GMimePart *part, bool *converted)
+ * into a byte array held by tmp. *converted says whether a charset filter ran. With trust_utf8, a
+ * UTF-8 or ASCII part skips the conversion (iconv from UTF-8 to UTF-8 was a tenth of the parse);
+ * the caller validates and comes back without it when the bytes are not valid. */
+static GByteArray *decoded_content(void *tmp, GMimePart *part, bool trust_utf8, bool *converted)
 {
     GMimeDataWrapper *wrapper = g_mime_part_get_content(part);
     GByteArray *bytes;
@@ -500,7 +510,7 @@ static GByteArray *decoded_content(void *tmp, GMimePart *part, bool *converted)
     if (filtered == NULL)
         return NULL;
     charset = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
-    if (charset) {
+    if (charset && !(trust_utf8 && utf8_charset(charset))) {
         /* NULL for charsets iconv does not know ("unknown-8bit"): then the bytes go through raw. */
         GMimeFilter *filter = g_mime_filter_charset_new(charset, "UTF-8");
         if (filter) {
@@ -528,7 +538,11 @@ static void add_part_text(struct walk *w, GMimePart *part, bool is_html)
         w->body.failed = true;
         return;
     }
-    bytes = decoded_content(tmp, part, &converted);
+    bytes = decoded_content(tmp, part, true, &converted);
+    if (bytes && !converted &&
+        utf8_charset(g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset")) &&
+        !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL))
+        bytes = decoded_content(tmp, part, false, &converted); /* drop the invalid bytes as iconv does */
     if (bytes == NULL)
         goto done;
     data = (char *) bytes->data;
