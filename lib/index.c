@@ -268,9 +268,64 @@ static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
     uv_queue_work(&r->loop, &job->req, parse_work, parse_done);
 }
 
+/* notmuch's order: depth first, a directory's subdirectories (by name) before its own files. Which
+ * copy of a duplicate comes first decides the message's date, subject and author, so the order is
+ * notmuch's, not the walk's breadth-first one. */
+static GPtrArray *dirs_for_sort;
+
+static gint compare_dir_indices(gconstpointer a, gconstpointer b)
+{
+    const struct maildex__scan_dir *da = dirs_for_sort->pdata[*(const guint *) a];
+    const struct maildex__scan_dir *db = dirs_for_sort->pdata[*(const guint *) b];
+    return strcmp(da->path, db->path);
+}
+
+static GPtrArray *processing_order(GPtrArray *dirs)
+{
+    GPtrArray *order = g_ptr_array_sized_new(dirs->len);
+    GArray **children = g_new0(GArray *, dirs->len);
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(guint64)); /* index * 2 + "children done" */
+
+    for (guint i = 1; i < dirs->len; i++) {
+        struct maildex__scan_dir *d = dirs->pdata[i];
+        if (!children[d->parent])
+            children[d->parent] = g_array_new(FALSE, FALSE, sizeof(guint));
+        g_array_append_val(children[d->parent], i);
+    }
+    dirs_for_sort = dirs; /* the writer thread is the only caller */
+    for (guint i = 0; i < dirs->len; i++)
+        if (children[i])
+            g_array_sort(children[i], compare_dir_indices);
+    if (dirs->len) {
+        guint64 root = 0;
+        g_array_append_val(stack, root);
+    }
+    while (stack->len) {
+        guint64 top = g_array_index(stack, guint64, stack->len - 1);
+        guint index = (guint) (top / 2);
+        g_array_set_size(stack, stack->len - 1);
+        if (top % 2 == 1 || !children[index]) {
+            g_ptr_array_add(order, dirs->pdata[index]);
+            continue;
+        }
+        top++; /* revisit after the children */
+        g_array_append_val(stack, top);
+        for (guint j = children[index]->len; j-- > 0;) {
+            guint64 entry = (guint64) g_array_index(children[index], guint, j) * 2;
+            g_array_append_val(stack, entry);
+        }
+    }
+    for (guint i = 0; i < dirs->len; i++)
+        if (children[i])
+            g_array_free(children[i], TRUE);
+    g_free(children);
+    g_array_free(stack, TRUE);
+    return order;
+}
+
 static void index_new_files(struct run *r)
 {
-    GPtrArray *dirs = r->scan->dirs;
+    GPtrArray *dirs = processing_order(r->scan->dirs);
 
     for (guint i = 0; i < dirs->len && r->st == MAILDEX_STATUS_OK && !interrupted(r); i++) {
         struct maildex__scan_dir *d = dirs->pdata[i];
@@ -296,6 +351,7 @@ static void index_new_files(struct run *r)
     }
     while (r->head < r->tail)
         uv_run(&r->loop, UV_RUN_ONCE);
+    g_ptr_array_free(dirs, TRUE);
 }
 
 /* ---- phases 4 and 5 ----------------------------------------------------------------------------- */

@@ -266,9 +266,15 @@ static char *message_id_parse(void *ctx, const char *s, const char **next)
     result = talloc_size(ctx, (size_t) (end - s) + 2);
     if (result == NULL)
         return NULL;
-    for (const char *p = s; p <= end && *p; p++)
-        if (*p != ' ' && *p != '\t')
+    /* notmuch removes a blank with memmove and then steps past the byte that moved into its place,
+     * so of a run of k blanks k/2 survive ("<a  b>" is "a b"). Ids must match notmuch's exactly. */
+    for (const char *p = s; p <= end && *p; p++) {
+        if (*p != ' ' && *p != '\t') {
             result[n++] = *p;
+        } else if (p + 1 <= end && p[1]) {
+            result[n++] = *++p;
+        }
+    }
     result[n] = '\0';
     return result;
 }
@@ -525,7 +531,11 @@ static GByteArray *decoded_content(void *tmp, GMimePart *part, bool trust_utf8, 
     return bytes;
 }
 
-static void add_part_text(struct walk *w, GMimePart *part, bool is_html)
+/* Indexes a leaf part's text. notmuch indexes every leaf that is not an attachment, whatever its
+ * type; with sniff (a part not declared text/...) we index it only when its decoded bytes are
+ * UTF-8 text without NULs, which keeps what notmuch finds there (text mislabelled as
+ * "application/octet-stream" or "BINARY") and leaves out the noise of decoded images. */
+static void add_part_text(struct walk *w, GMimePart *part, bool is_html, bool sniff)
 {
     void *tmp = talloc_new(w->local);
     struct buf text = {.ctx = tmp};
@@ -544,6 +554,9 @@ static void add_part_text(struct walk *w, GMimePart *part, bool is_html)
         !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL))
         bytes = decoded_content(tmp, part, false, &converted); /* drop the invalid bytes as iconv does */
     if (bytes == NULL)
+        goto done;
+    if (sniff && (memchr(bytes->data, 0, bytes->len) != NULL ||
+                  !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL)))
         goto done;
     data = (char *) bytes->data;
     len = squeeze_nul_crlf(data, bytes->len);
@@ -587,7 +600,9 @@ static void walk_leaf(struct walk *w, GMimeObject *part)
         return;
     }
     if (type && g_mime_content_type_is_type(type, "text", "*"))
-        add_part_text(w, GMIME_PART(part), g_mime_content_type_is_type(type, "text", "html"));
+        add_part_text(w, GMIME_PART(part), g_mime_content_type_is_type(type, "text", "html"), false);
+    else
+        add_part_text(w, GMIME_PART(part), false, true);
 }
 
 static void walk_part(struct walk *w, GMimeObject *part, int depth);
@@ -595,6 +610,12 @@ static void walk_part(struct walk *w, GMimeObject *part, int depth);
 static void walk_multipart(struct walk *w, GMimeMultipart *multipart, int depth)
 {
     int count = g_mime_multipart_get_count(multipart);
+
+    /* notmuch's automatic tags (lib/index.cc): wherever such a part appears. */
+    if (GMIME_IS_MULTIPART_SIGNED(multipart))
+        w->msg->is_signed = true;
+    if (GMIME_IS_MULTIPART_ENCRYPTED(multipart))
+        w->msg->is_encrypted = true;
 
     for (int i = 0; i < count; i++) {
         GMimeObject *child = g_mime_multipart_get_part(multipart, i);
@@ -607,10 +628,68 @@ static void walk_multipart(struct walk *w, GMimeMultipart *multipart, int depth)
     }
 }
 
+static bool has_type(GMimeObject *part, const char *type, const char *subtype)
+{
+    GMimeContentType *ct = part ? g_mime_object_get_content_type(part) : NULL;
+    return ct && g_mime_content_type_is_type(ct, type, subtype);
+}
+
+/* "Mixed-up" PGP/MIME as some mail servers mangle it (draft-dkg-openpgp-pgpmime-message-mangling):
+ * multipart/mixed of an empty text/plain, application/pgp-encrypted saying "Version: 1" and
+ * application/octet-stream. notmuch repairs it into multipart/encrypted before indexing. */
+/* A leaf part's decoded content as a NUL-terminated string (g_free it), or NULL. */
+static char *part_content(GMimeObject *part)
+{
+    GMimeDataWrapper *wrapper = GMIME_IS_PART(part) ? g_mime_part_get_content(GMIME_PART(part)) : NULL;
+    GByteArray *bytes;
+    GMimeStream *mem;
+
+    if (wrapper == NULL)
+        return NULL;
+    bytes = g_byte_array_new();
+    mem = g_mime_stream_mem_new_with_byte_array(bytes);
+    g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+    g_mime_data_wrapper_write_to_stream(wrapper, mem);
+    g_object_unref(mem);
+    g_byte_array_append(bytes, (const guint8 *) "", 1);
+    return (char *) g_byte_array_free(bytes, FALSE);
+}
+
+static bool mixed_up_mangled(GMimeObject *part)
+{
+    GMimeMultipart *mp;
+    char *prelude, *version;
+    bool empty, versioned;
+
+    if (!GMIME_IS_MULTIPART(part) || !has_type(part, "multipart", "mixed"))
+        return false;
+    mp = GMIME_MULTIPART(part);
+    if (g_mime_multipart_get_count(mp) != 3 ||
+        !has_type(g_mime_multipart_get_part(mp, 0), "text", "plain") ||
+        !has_type(g_mime_multipart_get_part(mp, 1), "application", "pgp-encrypted") ||
+        !has_type(g_mime_multipart_get_part(mp, 2), "application", "octet-stream"))
+        return false;
+    prelude = part_content(g_mime_multipart_get_part(mp, 0));
+    version = part_content(g_mime_multipart_get_part(mp, 1));
+    empty = prelude == NULL || prelude[0] == '\0';
+    versioned = version && strstr(version, "Version: 1") != NULL;
+    g_free(prelude);
+    g_free(version);
+    return empty && versioned;
+}
+
 static void walk_part(struct walk *w, GMimeObject *part, int depth)
 {
     if (part == NULL)
         return;
+    if (mixed_up_mangled(part)) {
+        GMimeMultipart *mp = GMIME_MULTIPART(part);
+        buf_add_item(&w->types, "multipart/encrypted", strlen("multipart/encrypted"), ' ');
+        add_type(w, g_mime_multipart_get_part(mp, 1));
+        add_type(w, g_mime_multipart_get_part(mp, 2));
+        w->msg->is_encrypted = true;
+        return;
+    }
     add_type(w, part);
     if (GMIME_IS_MULTIPART(part)) {
         if (depth < MAILDEX__MESSAGE_MAX_DEPTH)
@@ -619,6 +698,17 @@ static void walk_part(struct walk *w, GMimeObject *part, int depth)
         GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(part));
         if (inner && depth < MAILDEX__MESSAGE_MAX_DEPTH)
             walk_part(w, g_mime_message_get_mime_part(inner), depth + 1);
+    } else if (GMIME_IS_APPLICATION_PKCS7_MIME(part)) {
+        /* S/MIME, as notmuch tags it: signed data is "signed" (verified or not), enveloped data
+         * "encrypted". The signed content is not unwrapped: that needs gpgsm. */
+        GMimeSecureMimeType p7 =
+            g_mime_application_pkcs7_mime_get_smime_type(GMIME_APPLICATION_PKCS7_MIME(part));
+        if (p7 == GMIME_SECURE_MIME_TYPE_SIGNED_DATA)
+            w->msg->is_signed = true;
+        else if (p7 == GMIME_SECURE_MIME_TYPE_ENVELOPED_DATA)
+            w->msg->is_encrypted = true;
+        else
+            walk_leaf(w, part);
     } else if (GMIME_IS_PART(part)) {
         walk_leaf(w, part);
     }

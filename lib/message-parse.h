@@ -39,6 +39,8 @@ struct maildex__parsed_message {
                                separated */
     char *mime_types;       /* lower-case type/subtype of every part, space separated */
     bool has_attachment;    /* some part has Content-Disposition: attachment */
+    bool is_signed;         /* a multipart/signed part (notmuch's "signed" tag) */
+    bool is_encrypted;      /* a multipart/encrypted or S/MIME enveloped part ("encrypted") */
     bool is_mail;           /* at least one of From, Subject, To is non-empty (notmuch's rule) */
     char *list_id;          /* List-Id header, or NULL */
 };

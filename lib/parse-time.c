@@ -937,40 +937,16 @@ const char *maildex__parse_time_strerror(int status)
 
 static const char not_understood[] = "Didn't understand date specification";
 
-/* notmuch's unprefixed `<epoch>..<epoch>` (a Xapian NumberRangeProcessor): plain digits only. */
-static bool read_epoch(const char *s, int64_t *out)
-{
-    int64_t v = 0;
-
-    if (!*s)
-        return false;
-    for (; *s; s++) {
-        if (!g_ascii_isdigit(*s) || v > (INT64_MAX - 9) / 10)
-            return false;
-        v = v * 10 + (*s - '0');
-    }
-    *out = v;
-    return true;
-}
-
-static bool all_digits(const char *s)
-{
-    while (g_ascii_isdigit(*s))
-        s++;
-    return *s == '\0';
-}
-
-/* Only a range made of nothing but digits is read as notmuch's legacy epoch range, and only on a side the
- * date parser rejects, so "date:sunday..12" still fails as it does in notmuch. */
-static int parse_side(const char *s, time_t now, int round, bool legacy, int64_t *out)
+/* Each side is a date, never bare seconds: notmuch rejects `date:1700000000..` and `date:1960..1971`
+ * ("Didn't understand date specification '1960'"). The unprefixed legacy `<epoch>..<epoch>` reaches this
+ * function already written as `@A..@B` by the query parser. */
+static int parse_side(const char *s, time_t now, int round, int64_t *out)
 {
     time_t t;
     int r = maildex__parse_time_string(s, &t, &now, round);
 
     if (r == 0)
         *out = (int64_t) t;
-    else if (legacy && read_epoch(s, out))
-        r = 0;
     return r;
 }
 
@@ -981,7 +957,6 @@ int maildex__parse_date_range(const char *expr, time_t now, int64_t *from, int64
     const char *dots, *begin, *end, *message = not_understood;
     int64_t lo = INT64_MIN, hi = INT64_MAX;
     int r = MAILDEX__PARSE_TIME_ERR;
-    bool legacy;
 
     if (!expr || !*expr) {
         message = "empty date specification";
@@ -994,12 +969,11 @@ int maildex__parse_date_range(const char *expr, time_t now, int64_t *from, int64
         message = "out of memory";
         goto done;
     }
-    legacy = dots && all_digits(begin) && all_digits(end);
     if (strcmp(end, "!") == 0 && *begin)
         end = begin;
-    if (*begin && (r = parse_side(begin, now, MAILDEX__ROUND_DOWN, legacy, &lo)))
+    if (*begin && (r = parse_side(begin, now, MAILDEX__ROUND_DOWN, &lo)))
         goto done;
-    if (*end && (r = parse_side(end, now, MAILDEX__ROUND_UP_INCLUSIVE, legacy, &hi)))
+    if (*end && (r = parse_side(end, now, MAILDEX__ROUND_UP_INCLUSIVE, &hi)))
         goto done;
     *from = lo;
     *to = hi;

@@ -57,10 +57,8 @@ const char *maildex__parse_time_strerror(int status);
  *   "X..Y"  since X (ROUND_DOWN) until Y (ROUND_UP_INCLUSIVE), both read against the same now;
  *   "X.." / "..Y" / ".."  an open end is INT64_MIN or INT64_MAX;
  *   "X" and "X..!"  the same as "X..X";
- * and, for notmuch's legacy unprefixed `<epoch>..<epoch>` range: when expr is nothing but digits around
- * "..", a side the date parser rejects is taken as seconds since the epoch ("1700000000..1700003600",
- * "..1700003600"), while one it accepts stays a date ("2024..2025" is two years). notmuch itself rejects
- * "date:1700000000..", so this is the one place the prefixed form is more lenient than notmuch.
+ * Each side is a date; seconds need '@' (the query parser writes notmuch's legacy unprefixed `A..B`
+ * as `@A..@B`), so "1700000000.." and "1960..1971" are errors, as in notmuch.
  * Returns 0 on success, with *error_message (when error_message is not NULL) set to NULL. On failure returns
  * the maildex__parse_time_string code of the side that failed (MAILDEX__PARSE_TIME_ERR for an empty or NULL
  * expr), leaves *from and *to alone and sets *error_message to a static message such as "Didn't understand

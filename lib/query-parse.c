@@ -8,13 +8,23 @@
  * recurse without bound: every nesting (parentheses, `not`, prefix groups, thread:{}, query:) counts
  * towards MAILDEX__QUERY_MAX_DEPTH, and long flat queries are handled with loops.
  *
+ * Values are only split off, with three exceptions that are Xapian syntax rather than meaning: an
+ * unprefixed word holding `..` is notmuch's legacy range of seconds (anything but numbers there is an
+ * error, "unknown range operation", as in notmuch); a quoted date: value whose text up to the first
+ * space holds `..` is lexed as Xapian's range lexer sees it, quotes and all (`date:"2021"..2022`); and a
+ * quoted from:/subject: value in parentheses is a query of its own with that default prefix
+ * (`subject:"(review or plan)"`), as notmuch's field processors read it.
+ *
  * Deliberate differences from notmuch: unbalanced parentheses and unterminated quotes are always errors
  * (Xapian sometimes retries without operators), `*` is "all" anywhere (not only as the whole query),
- * `prefix:(...)` groups work for boolean prefixes too (Xapian reads `tag:(a` as the tag "(a"), an
- * unquoted `thread:{...}` may contain spaces, and an unquoted `tag:/re(g)ex/` runs to the closing slash. */
+ * `prefix:(...)` groups apply the prefix to every word inside and work for boolean prefixes too (Xapian
+ * gives only the first word the prefix, and reads `tag:(a` as the tag "(a"), an unquoted `thread:{...}`
+ * may contain spaces, an unquoted `tag:/re(g)ex/` runs to the closing slash, and a prefixed
+ * probabilistic value with `..` (`subject:wait...`) is words, not a range error. */
 #include "query.h"
 
 #include <glib.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,6 +97,7 @@ struct parser {
     size_t base;      /* offset of text in the text error positions refer to */
     size_t pos_fixed; /* NO_POS, or the position every node gets (inside a query: expansion) */
     const struct prefix *group; /* default prefix inside prefix:( ... ) */
+    bool stem;        /* inside a quoted from:/subject: query value: words given the group prefix are stemmed */
     bool have_tok;
     struct token tok;
 };
@@ -404,6 +415,17 @@ found:
     return t->value != NULL;
 }
 
+/* Xapian looks for a range before it looks for quotes: from p->cur (a quote) to the first space or ')',
+ * does the text hold `..`? Then `date:"2021"..2022` and `date:"2021..2022"` are ranges whose sides keep
+ * their quotes (the date parser skips them), while `date:"jan 15 2021..feb 2021"` is one quoted date. */
+static bool quoted_run_is_range(const struct parser *p)
+{
+    for (size_t i = p->cur; i + 1 < p->len && !is_space(p->text[i]) && p->text[i] != ')'; i++)
+        if (p->text[i] == '.' && p->text[i + 1] == '.')
+            return true;
+    return false;
+}
+
 /* After the sign: `name:` of a known prefix followed by a value, or nothing (t->prefix stays NULL). */
 static bool lex_prefixed(struct parser *p, struct token *t)
 {
@@ -431,6 +453,8 @@ static bool lex_prefixed(struct parser *p, struct token *t)
         return true;
     }
     t->kind = T_PREFIXED;
+    if (next == '"' && pf->field == MAILDEX__QF_DATE && quoted_run_is_range(p))
+        return lex_plain_value(p, t);
     if (next == '"')
         return lex_quoted(p, t, "value");
     if (next == '{' && pf->kind == PK_THREAD)
@@ -734,12 +758,41 @@ static struct maildex__qnode *prob_term(struct parser *p, const struct token *t,
     return new_term(p, t->prefix->field, value, flags, t->pos);
 }
 
+/* notmuch's from: and subject: field processors parse a value that starts with '(' and ends with ')' as
+ * a query whose default prefix is theirs: `subject:"(review or plan)"` is subject:review OR subject:plan,
+ * `subject:"(pizza free)"` both words, and other prefixes inside keep their meaning. Only the quoted
+ * form reaches the processor whole (unquoted, `subject:(` is a group). */
+static bool is_paren_query(const struct token *t)
+{
+    size_t n = strlen(t->value);
+
+    return t->quoted && t->prefix->processor && n >= 2 && t->value[0] == '(' && t->value[n - 1] == ')' &&
+           has_word_byte(t->value);
+}
+
+static struct maildex__qnode *paren_query(struct parser *p, const struct token *t)
+{
+    /* Positions inside are only approximate when the value held "" escapes. */
+    struct parser sub = {.sh = p->sh, .text = t->value, .len = strlen(t->value), .base = p->base + t->value_pos,
+                         .pos_fixed = p->pos_fixed, .group = t->prefix, .stem = true};
+    struct maildex__qnode *n;
+
+    if (!enter(p, t->pos))
+        return NULL;
+    n = parse_text(&sub);
+    leave(p);
+    return n;
+}
+
 /* The node for `prefix:value` (or a value inherited from a prefix:( group); NULL with no failure when the
  * value yields nothing. */
 static struct maildex__qnode *prefixed_term(struct parser *p, const struct token *t)
 {
     unsigned flags = t->quoted ? MAILDEX__QFLAG_QUOTED : 0;
     char *value = t->value;
+
+    if (t->prefix->kind == PK_PROB && is_paren_query(t))
+        return paren_query(p, t);
 
     switch (t->prefix->kind) {
     case PK_THREAD:
@@ -761,26 +814,57 @@ static struct maildex__qnode *prefixed_term(struct parser *p, const struct token
     return new_term(p, t->prefix->field, value, flags, t->pos);
 }
 
-/* notmuch's legacy unprefixed `<epoch>..<epoch>`: becomes date:@A..@B. */
+/* One side of a legacy range: digits with an optional fraction (Xapian reads the sides as numbers). */
+static bool read_number(const char *s, size_t n, double *out)
+{
+    size_t i = 0, digits = 0;
+    char buf[64];
+
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (i != n || digits == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    *out = g_ascii_strtod(buf, NULL);
+    return true;
+}
+
+/* notmuch's legacy unprefixed `<epoch>..<epoch>` (a Xapian number range over the date): becomes
+ * date:@A..@B, with a start always written out. An open date: start leaves out undated messages (date 0,
+ * notmuch starts it at the smallest positive double), an open legacy start does not: `..N` is @0..@N.
+ * Xapian takes any word with `..` (but `..` itself) for a range, so a side that is not a number is an
+ * error, as `foo..bar`, `wait...` and the `..2021-02` of `date:"jan 15 2021"..2021-02` are in notmuch.
+ * Returns NULL without failing when the word holds no `..`. */
 static struct maildex__qnode *legacy_range(struct parser *p, const struct token *t)
 {
     const char *s = t->value, *dots = strstr(s, "..");
-    bool digit = false;
+    size_t nlo, nhi;
+    double lo = 0, hi = 0;
+    int64_t ilo;
     char *value;
 
-    if (!dots)
+    if (!dots || strcmp(s, "..") == 0)
         return NULL;
-    for (const char *c = s; *c; c++) {
-        if (c == dots || c == dots + 1)
-            continue;
-        if (*c < '0' || *c > '9')
-            return NULL;
-        digit = true;
+    nlo = (size_t) (dots - s);
+    nhi = strlen(dots + 2);
+    if ((nlo && !read_number(s, nlo, &lo)) || (nhi && !read_number(dots + 2, nhi, &hi))) {
+        fail(p, t->pos, "unknown range operation '%s' (a word with '..' is a range of seconds since the epoch)",
+             s);
+        return NULL;
     }
-    if (!digit)
-        return NULL;
-    value = talloc_asprintf(p->sh->ctx, "%s%.*s..%s%s", dots > s ? "@" : "", (int) (dots - s), s,
-                            dots[2] ? "@" : "", dots + 2);
+    /* Dates are whole seconds: round into the range (1e15 seconds is far beyond any date). */
+    lo = lo > 1e15 ? 1e15 : lo;
+    hi = hi > 1e15 ? 1e15 : hi;
+    ilo = (int64_t) lo;
+    ilo += (double) ilo < lo;
+    if (nhi)
+        value = talloc_asprintf(p->sh->ctx, "@%" PRId64 "..@%" PRId64, ilo, (int64_t) hi);
+    else
+        value = talloc_asprintf(p->sh->ctx, "@%" PRId64 "..", ilo);
     if (!value) {
         nomem(p);
         return NULL;
@@ -943,8 +1027,15 @@ static struct maildex__qnode *item_node(struct parser *p, struct token *t, const
     case T_WORD:
     case T_PHRASE:
         if (p->group) {
+            struct maildex__qnode *n;
+
             t->prefix = p->group;
-            return prefixed_term(p, t);
+            n = prefixed_term(p, t);
+            if (n && p->stem && n->kind == MAILDEX__Q_TERM && t->prefix->processor &&
+                !(n->flags & (MAILDEX__QFLAG_PHRASE | MAILDEX__QFLAG_WILDCARD | MAILDEX__QFLAG_REGEX |
+                              MAILDEX__QFLAG_QUOTED | MAILDEX__QFLAG_CAPITALISED)))
+                n->flags |= MAILDEX__QFLAG_STEM;
+            return n;
         }
         return t->kind == T_WORD ? free_word(p, t) : free_phrase(p, t);
     default:
@@ -1323,7 +1414,7 @@ static void render(struct buf *b, const struct maildex__qnode *n)
         const char *name;
     } flags[] = {{MAILDEX__QFLAG_PHRASE, " phrase"}, {MAILDEX__QFLAG_WILDCARD, " wildcard"},
                  {MAILDEX__QFLAG_REGEX, " regex"},   {MAILDEX__QFLAG_QUOTED, " quoted"},
-                 {MAILDEX__QFLAG_CAPITALISED, " cap"}};
+                 {MAILDEX__QFLAG_CAPITALISED, " cap"}, {MAILDEX__QFLAG_STEM, " stem"}};
     static const char *const kinds[] = {
         [MAILDEX__Q_ALL] = "(all", [MAILDEX__Q_NONE] = "(none", [MAILDEX__Q_AND] = "(and",
         [MAILDEX__Q_OR] = "(or",   [MAILDEX__Q_XOR] = "(xor",   [MAILDEX__Q_NOT] = "(not",

@@ -272,12 +272,13 @@ static const char *fts_column(enum maildex__qfield f)
 }
 
 /* notmuch stems lower-case single words, except in from: and subject: (field processors) and in
- * phrases or quotes (notmuch-compat.md 3.2, 3.4). */
+ * phrases or quotes (notmuch-compat.md 3.2, 3.4); a from:/subject: word marked STEM came from a quoted
+ * query value (`subject:"(reviews)"`), which the field processor parses with stemming. */
 static bool fts_stemmed(const struct maildex__qnode *n)
 {
     return !(n->flags & (MAILDEX__QFLAG_PHRASE | MAILDEX__QFLAG_QUOTED | MAILDEX__QFLAG_CAPITALISED |
                          MAILDEX__QFLAG_WILDCARD)) &&
-           n->field != MAILDEX__QF_FROM && n->field != MAILDEX__QF_SUBJECT;
+           ((n->flags & MAILDEX__QFLAG_STEM) || (n->field != MAILDEX__QF_FROM && n->field != MAILDEX__QF_SUBJECT));
 }
 
 /* Document count of the rarest word of value, from fts5vocab; a planning estimate only. */
@@ -462,16 +463,39 @@ static int64_t date_key(int64_t t, bool upper)
     return t * ((int64_t) 1 << DATE_SHIFT) + (upper ? ((int64_t) 1 << DATE_SHIFT) - 1 : 0);
 }
 
+/* A quoted date: value is one date for notmuch's date field processor, however many `..` it holds
+ * (the parser has already lexed the quoted values that Xapian takes for ranges). */
+static bool single_date(struct planner *p, const struct maildex__qnode *n, int64_t *from, int64_t *to)
+{
+    time_t now = (time_t) p->now, a, b;
+
+    if (maildex__parse_time_string(n->value, &a, &now, MAILDEX__ROUND_DOWN) != 0 ||
+        maildex__parse_time_string(n->value, &b, &now, MAILDEX__ROUND_UP_INCLUSIVE) != 0) {
+        syntax_error(p, n, fmt(p, "Didn't understand date specification '%s'", n->value));
+        return false;
+    }
+    *from = (int64_t) a;
+    *to = (int64_t) b;
+    return true;
+}
+
 static bool date_range(struct planner *p, const struct maildex__qnode *n, int64_t *lo, int64_t *hi)
 {
     int64_t from, to;
     const char *err = NULL;
 
-    if (maildex__parse_date_range(n->value, (time_t) p->now, &from, &to, &err) != 0) {
+    if (n->flags & MAILDEX__QFLAG_QUOTED) {
+        if (!single_date(p, n, &from, &to))
+            return false;
+    } else if (maildex__parse_date_range(n->value, (time_t) p->now, &from, &to, &err) != 0) {
         syntax_error(p, n, fmt(p, "%s '%s'", err ? err : "Didn't understand date specification",
                                n->value));
         return false;
     }
+    /* notmuch starts an open range at DBL_MIN, the smallest positive double, so `date:..X` and `date:..`
+     * leave out undated messages (date 0); the legacy `..N` comes as @0..@N and keeps them. */
+    if (from == INT64_MIN)
+        from = 1;
     *lo = date_key(from, false);
     *hi = date_key(to, true);
     return true;

@@ -39,7 +39,9 @@ enum maildex__qfield {
     MAILDEX__QF_FOLDER,
     MAILDEX__QF_PATH,
     MAILDEX__QF_PROPERTY,   /* value is "key=value" */
-    MAILDEX__QF_DATE,       /* value is the raw range text, e.g. "2024-01-01..2024-02", "jan 2 2024", "@0..@99" */
+    /* value is the raw range text, e.g. "2024-01-01..2024-02", "2w..", "@0..@99" (the legacy `..99` always
+     * gets an explicit start); with QUOTED it is one date, never a range: `date:"jan 2 2024"` */
+    MAILDEX__QF_DATE,
     MAILDEX__QF_LASTMOD,    /* value is the raw range text, e.g. "..3" */
 };
 
@@ -57,6 +59,11 @@ enum maildex__qflag {
     MAILDEX__QFLAG_QUOTED = 1 << 3,
     /* The first letter is upper case; notmuch does not stem such words. Only on probabilistic fields. */
     MAILDEX__QFLAG_CAPITALISED = 1 << 4,
+    /* A from: or subject: word that is stemmed all the same: a word inheriting the prefix inside a quoted
+     * query value such as `subject:"(reviews or plan)"`, which notmuch parses as a query with that default
+     * prefix, stemming its lower-case words. Never set together with PHRASE, WILDCARD, REGEX, QUOTED or
+     * CAPITALISED. */
+    MAILDEX__QFLAG_STEM = 1 << 5,
 };
 
 struct maildex__qnode {
@@ -95,7 +102,7 @@ int maildex__query_parse(void *ctx, const char *text, const struct maildex__quer
  *     (subject "lunch plans" phrase quoted)   (text "lun" wildcard)   (not (tag "spam"))
  *     (thread-of (from "carol"))   (all)   (none)
  * Field names: text body from to subject attachment mimetype tag id thread folder path property date
- * lastmod. Flags follow the value in the order phrase wildcard regex quoted cap. In values `"` and `\` are
+ * lastmod. Flags follow the value in the order phrase wildcard regex quoted cap stem. In values `"` and `\` are
  * backslash-escaped and other bytes below 0x20 are written \xNN. Returns a string talloc'd on ctx, or NULL
  * when out of memory. */
 char *maildex__qnode_to_string(void *ctx, const struct maildex__qnode *n);

@@ -56,6 +56,8 @@
                   "mimetype) SELECT 'delete', id, subject, \"from\", \"to\", body, "          \
                   "attachment, mimetype FROM fts_text WHERE id = ?1")                         \
     X(TEXT_DELETE, "DELETE FROM fts_text WHERE id = ?1")                                      \
+    X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype FROM fts_text "  \
+                 "WHERE id = ?1")                                                             \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
     X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \

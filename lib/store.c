@@ -80,14 +80,38 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
     return maildex__step_done(db, stmt, "cannot record a file");
 }
 
+static maildex_status_t run_key(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
+                                const char *context)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    return maildex__step_done(db, stmt, context);
+}
+
+enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, NCOLS };
+
+/* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
+static void message_columns(void *ctx, const struct maildex__parsed_message *m,
+                            const char *cols[NCOLS])
+{
+    cols[COL_SUBJECT] = m->subject;
+    cols[COL_FROM] = m->from;
+    cols[COL_TO] = talloc_asprintf(ctx, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
+                                   *m->bcc ? " " : "", m->bcc);
+    cols[COL_BODY] = m->body;
+    cols[COL_ATTACHMENT] = m->attachment_names;
+    cols[COL_MIMETYPE] = m->mime_types;
+}
+
 /* The same text goes to fts_text (kept for exact deletes) and to the index. */
-static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
-                                    const struct maildex__parsed_message *m)
+static maildex_status_t insert_columns(maildex_db_t *db, int64_t key, const char *const cols[NCOLS])
 {
     static const maildex__stmt_id_t ids[2] = {MAILDEX__STMT_TEXT_INSERT, MAILDEX__STMT_FTS_INSERT};
-    char *to = talloc_asprintf(NULL, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
-                               *m->bcc ? " " : "", m->bcc);
-    maildex_status_t st = to ? MAILDEX_STATUS_OK : MAILDEX_STATUS_NO_MEMORY;
+    maildex_status_t st = MAILDEX_STATUS_OK;
 
     for (int i = 0; i < 2 && st == MAILDEX_STATUS_OK; i++) {
         sqlite3_stmt *stmt;
@@ -95,15 +119,78 @@ static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
         if (st)
             break;
         sqlite3_bind_int64(stmt, 1, key);
-        sqlite3_bind_text(stmt, 2, m->subject, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 3, m->from, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 4, to, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 5, m->body, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 6, m->attachment_names, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 7, m->mime_types, -1, SQLITE_STATIC);
+        for (int c = 0; c < NCOLS; c++)
+            sqlite3_bind_text(stmt, c + 2, cols[c] ? cols[c] : "", -1, SQLITE_STATIC);
         st = maildex__step_done(db, stmt, "cannot index a message's text");
     }
-    talloc_free(to);
+    return st;
+}
+
+static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
+                                    const struct maildex__parsed_message *m)
+{
+    void *local = talloc_new(NULL);
+    const char *cols[NCOLS];
+    maildex_status_t st;
+
+    message_columns(local, m, cols);
+    st = cols[COL_TO] ? insert_columns(db, key, cols) : MAILDEX_STATUS_NO_MEMORY;
+    talloc_free(local);
+    return st;
+}
+
+/* notmuch indexes every copy of a duplicate Message-ID into the one message: a word, attachment
+ * name or type found only in the second copy finds the message. Each column gains the copy's text
+ * unless it already holds it (identical copies, the usual case, change nothing). */
+static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
+                                        const struct maildex__parsed_message *m)
+{
+    void *local = talloc_new(NULL);
+    const char *fresh[NCOLS], *merged[NCOLS];
+    sqlite3_stmt *stmt;
+    bool row, changed = false;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
+
+    message_columns(local, m, fresh);
+    if (st)
+        goto done;
+    sqlite3_bind_int64(stmt, 1, key);
+    st = maildex__step_row(db, stmt, &row, "cannot read a message's text");
+    for (int c = 0; st == MAILDEX_STATUS_OK && row && c < NCOLS; c++) {
+        const char *old = (const char *) sqlite3_column_text(stmt, c);
+        old = old ? old : "";
+        if (*fresh[c] == '\0' || strstr(old, fresh[c]) != NULL) {
+            merged[c] = talloc_strdup(local, old);
+        } else {
+            merged[c] = talloc_asprintf(local, "%s%s%s", old, *old ? "\n" : "", fresh[c]);
+            changed = true;
+        }
+    }
+    sqlite3_reset(stmt);
+    if (st || !row || !changed)
+        goto done;
+    st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = insert_columns(db, key, merged);
+done:
+    talloc_free(local);
+    return st;
+}
+
+/* The tags notmuch derives from a file's MIME structure. A copy can only add them. */
+static maildex_status_t add_structure_tags(maildex_db_t *db, int64_t key,
+                                           const struct maildex__parsed_message *m)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (m->has_attachment)
+        st = maildex__message_tag(db, key, "attachment", true, NULL);
+    if (st == MAILDEX_STATUS_OK && m->is_signed)
+        st = maildex__message_tag(db, key, "signed", true, NULL);
+    if (st == MAILDEX_STATUS_OK && m->is_encrypted)
+        st = maildex__message_tag(db, key, "encrypted", true, NULL);
     return st;
 }
 
@@ -153,7 +240,7 @@ static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
         for (size_t i = 0; i < maildex__flag_tag_count; i++)
             if ((strchr(flags, maildex__flag_tags[i].flag) != NULL) != maildex__flag_tags[i].inverse)
                 tags[n++] = maildex__flag_tags[i].tag;
-    for (size_t i = 0; opts->new_tags && opts->new_tags[i] && n < 62; i++) {
+    for (size_t i = 0; opts->new_tags && opts->new_tags[i] && n < 58; i++) {
         if (strcmp(opts->new_tags[i], "unread") == 0 && opts->synchronize_flags && flag_info &&
             strchr(flags, 'S'))
             continue;
@@ -161,6 +248,10 @@ static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
     }
     if (m->has_attachment)
         tags[n++] = "attachment";
+    if (m->is_signed)
+        tags[n++] = "signed";
+    if (m->is_encrypted)
+        tags[n++] = "encrypted";
     return maildex__message_tag_new(db, key, tags, n);
 }
 
@@ -176,6 +267,10 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
         return st;
     if (key) {
         st = insert_file(db, key, file);
+        if (st == MAILDEX_STATUS_OK)
+            st = merge_copy_text(db, key, m);
+        if (st == MAILDEX_STATUS_OK)
+            st = add_structure_tags(db, key, m);
         if (st == MAILDEX_STATUS_OK && opts->synchronize_flags)
             st = maildex__message_flags_to_tags(db, key);
         return st;
@@ -215,17 +310,6 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
     return st;
 }
 
-static maildex_status_t run_key(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
-                                const char *context)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, id, &stmt);
-
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, key);
-    return maildex__step_done(db, stmt, context);
-}
 
 static maildex_status_t run_key2(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b)
 {
@@ -307,6 +391,10 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
         st = maildex__thread_relink(db, thread, m->references);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_tag(db, *new_key, "attachment", m->has_attachment, NULL);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__message_tag(db, *new_key, "signed", m->is_signed, NULL);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__message_tag(db, *new_key, "encrypted", m->is_encrypted, NULL);
     return st;
 }
 

@@ -120,10 +120,11 @@ CREATE TABLE fts_text (
 );
 -- The full-text index. The "maildex" tokenizer (lib/fts-tokenizer.c) is registered on every
 -- connection before this table is touched; it adds colocated stems so one index answers both exact and
--- stemmed words. No column sizes: results are ordered by date, never ranked.
+-- stemmed words. '_' is a word character, as in Xapian's term generator (notmuch_mail is one word).
+-- No column sizes: results are ordered by date, never ranked.
 CREATE VIRTUAL TABLE fts USING fts5(
     subject, "from", "to", body, attachment, mimetype,
-    content='fts_text', content_rowid='id', columnsize=0, tokenize='maildex'
+    content='fts_text', content_rowid='id', columnsize=0, tokenize='maildex tokenchars _'
 );
 
 INSERT INTO meta(key, value) VALUES ('revision', 0);

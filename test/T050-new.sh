@@ -92,6 +92,16 @@ test_expect_equal "$(maildex new 2>&1)" "No new mail. Detected 1 file rename."
 test_begin_subtest "... and the remaining copy's flags decide (S: no unread)"
 test_expect_equal "$(maildex_store_dump | grep '^msg-003' | cut -f2)" "inbox"
 
+test_begin_subtest "a copy with other text adds its words to the message (as notmuch indexes every copy)"
+generate_message id=twin@x subject=Twin body=firstcopyword filename=twin-a >/dev/null
+maildex new >/dev/null 2>&1
+generate_message id=twin@x subject=Twin body=secondcopyword dir=Archive/cur filename=twin-b >/dev/null
+maildex new >/dev/null 2>&1
+output=$(maildex count body:firstcopyword; maildex count body:secondcopyword; maildex count id:twin@x)
+test_expect_equal "$output" "1
+1
+1"
+
 test_begin_subtest "a reply joins its parent's thread"
 generate_message id=parent@x subject=Parent >/dev/null
 generate_message id=child@x subject="Re: Parent" in_reply_to=parent@x >/dev/null

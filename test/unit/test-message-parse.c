@@ -304,8 +304,11 @@ TEST(message_id_normalised)
 
     m = parse("Subject: x\nMessage-ID: <bad\"utf8 x@example.com>\n\nbody\n");
     ASSERT_STR_EQ(m->message_id, "bad\"utf8x@example.com");
+    /* notmuch's quirk, checked against notmuch 0.37: of k blanks in a row, k/2 survive. */
     m = parse("Subject: x\nMessage-ID: (comment) <  spaced\tid@example.com  >\n\nbody\n");
-    ASSERT_STR_EQ(m->message_id, "spacedid@example.com");
+    ASSERT_STR_EQ(m->message_id, "spacedid@example.com ");
+    m = parse("Subject: x\nMessage-ID: <a  b   c@x>\n\nbody\n");
+    ASSERT_STR_EQ(m->message_id, "a b c@x");
     m = parse("Subject: x\nMessage-ID:\n <folded@example.com>\n\nbody\n");
     ASSERT_STR_EQ(m->message_id, "folded@example.com");
     /* No angle brackets at all: notmuch keeps the header text as the id. */
@@ -831,7 +834,54 @@ TEST(real_corpus)
     ASSERT(corpus_mail >= 360);
 }
 
-TEST_MAIN(
+TEST(crypto_structure_tags)
+{
+    struct maildex__parsed_message *m;
+
+    m = parse("From: a@x\nSubject: s\nContent-Type: multipart/signed; boundary=b; "
+              "protocol=\"application/pgp-signature\"; micalg=pgp-sha256\n\n--b\n"
+              "Content-Type: text/plain\n\nsigned text\n--b\n"
+              "Content-Type: application/pgp-signature\n\nSIG\n--b--\n");
+    ASSERT(m->is_signed && !m->is_encrypted);
+    ASSERT(strstr(m->body, "signed text") != NULL);
+    ASSERT(strstr(m->body, "SIG") == NULL); /* the signature is not text */
+    m = parse("From: a@x\nSubject: s\nContent-Type: multipart/encrypted; boundary=b; "
+              "protocol=\"application/pgp-encrypted\"\n\n--b\n"
+              "Content-Type: application/pgp-encrypted\n\nVersion: 1\n--b\n"
+              "Content-Type: application/octet-stream\n\nCIPHER\n--b--\n");
+    ASSERT(m->is_encrypted && !m->is_signed);
+    m = parse("From: a@x\nSubject: s\nContent-Type: application/pkcs7-mime; "
+              "smime-type=signed-data; name=smime.p7m\nContent-Transfer-Encoding: base64\n\nAAAA\n");
+    ASSERT(m->is_signed && !m->is_encrypted);
+    m = parse("From: a@x\nSubject: s\nContent-Type: application/pkcs7-mime; "
+              "smime-type=enveloped-data; name=smime.p7m\nContent-Transfer-Encoding: base64\n\nAAAA\n");
+    ASSERT(m->is_encrypted && !m->is_signed);
+    m = parse("From: a@x\nSubject: plain\n\nnothing special\n");
+    ASSERT(!m->is_encrypted && !m->is_signed);
+    done();
+}
+
+TEST(mixed_up_mangled_pgp_is_encrypted)
+{
+    struct maildex__parsed_message *m;
+
+    /* The shape notmuch repairs (its corpus's mangling/mixed-up.eml): indexed as encrypted. */
+    m = parse("From: a@x\nSubject: s\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
+              "Content-Type: text/plain\n\n\n--b\nContent-Type: application/pgp-encrypted\n"
+              "Content-Transfer-Encoding: base64\n\nVmVyc2lvbjogMQ0K\n--b\n"
+              "Content-Type: application/octet-stream\n\nCIPHER\n--b--\n");
+    ASSERT(m->is_encrypted);
+    ASSERT_STR_EQ(m->mime_types, "multipart/encrypted application/pgp-encrypted "
+                                 "application/octet-stream");
+    /* A non-empty first part is ordinary mixed content. */
+    m = parse("From: a@x\nSubject: s\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
+              "Content-Type: text/plain\n\nhello\n--b\nContent-Type: application/pgp-encrypted\n"
+              "\nVersion: 1\n--b\nContent-Type: application/octet-stream\n\nCIPHER\n--b--\n");
+    ASSERT(!m->is_encrypted);
+    done();
+}
+
+TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_encrypted)
     TEST_ENTRY(lunch_plain_utf8)
     TEST_ENTRY(lunch_alternative_html)
     TEST_ENTRY(lunch_pdf_attachment)

@@ -316,19 +316,36 @@ TEST(years_before_one)
     ASSERT_EQ(to, INT64_MAX);
 }
 
+/* Seconds need '@' in date:, as in notmuch: `date:1700000000..` and `date:1960..1971` are errors (notmuch
+ * reads both sides as dates). The unprefixed legacy `A..B` reaches this function as `@A..@B`. Quoted sides
+ * (Xapian hands `date:"2021"..2022` over with its quotes) are read as dates, the quotes skipped. */
 TEST(legacy_epoch_range)
 {
     static const struct range_case cases[] = {
-        {"1700000000..1700003600", "2023-11-14T22:13:20Z", "2023-11-14T23:13:20Z"},
-        {"..1700003600", "-inf", "2023-11-14T23:13:20Z"},
-        {"1700000000..", "2023-11-14T22:13:20Z", "+inf"},
-        {"0..5", "1970-01-01T00:00:00Z", "1970-01-01T00:00:05Z"},
-        /* A side that reads as a date stays a date. */
+        {"@1700000000..@1700003600", "2023-11-14T22:13:20Z", "2023-11-14T23:13:20Z"},
+        {"@0..@1700003600", "1970-01-01T00:00:00Z", "2023-11-14T23:13:20Z"},
+        {"@1700000000..", "2023-11-14T22:13:20Z", "+inf"},
+        {"@0..@5", "1970-01-01T00:00:00Z", "1970-01-01T00:00:05Z"},
+        /* digits that read as a date stay a date */
         {"2023..2024", "2023-01-01T00:00:00Z", "2024-12-31T23:59:59Z"},
+        {"\"2021\"..2022", "2021-01-01T00:00:00Z", "2022-12-31T23:59:59Z"},
+        {"\"2021..2022\"", "2021-01-01T00:00:00Z", "2022-12-31T23:59:59Z"},
     };
+    static const char *const bad[] = {"1700000000..1700003600", "..1700003600", "1700000000..", "0..5",
+                                      "1960..1971", "1969..1971", "\"1960..1971\""};
+    int64_t from = 42, to = 43;
 
     use_tz("UTC");
     CHECK_RANGES(cases, NOW);
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        const char *msg = NULL;
+
+        if (maildex__parse_date_range(bad[i], NOW, &from, &to, &msg) == 0 || msg == NULL)
+            printf("# date:%s was accepted\n", bad[i]);
+        ASSERT_NE(maildex__parse_date_range(bad[i], NOW, &from, &to, NULL), 0);
+    }
+    ASSERT_EQ(from, 42);
+    ASSERT_EQ(to, 43);
 }
 
 static const struct range_case helsinki_cases[] = {

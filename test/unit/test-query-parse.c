@@ -118,8 +118,96 @@ TEST(free_text)
         {"lun*", "(text \"lun\" wildcard)"},
         {"foo-ba*", "(text \"foo-ba\" phrase wildcard)"},
         {"1234..5678", "(date \"@1234..@5678\")"},
-        {"..100", "(date \"..@100\")"},
-        {"a..b", "(text \"a..b\" phrase)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* notmuch's unprefixed range of seconds. Its open start includes undated messages (date 0), where an
+ * open date: start does not, so the start is always written out; any other word with `..` is Xapian's
+ * "Unknown range operation". */
+TEST(legacy_range)
+{
+    static const struct qcase cases[] = {
+        {"1234..5678", "(date \"@1234..@5678\")"},
+        {"..100", "(date \"@0..@100\")"},
+        {"100..", "(date \"@100..\")"},
+        {"0..0", "(date \"@0..@0\")"},
+        {"1.2..3.5", "(date \"@2..@3\")"},
+        {"99999999999999999999..", "(date \"@1000000000000000..\")"},
+        {"plan ..100", "(and (text \"plan\") (date \"@0..@100\"))"},
+        /* `..` alone is nothing, as a lone `'` is */
+        {"..", "(none)"},
+        {"plan ..", "(text \"plan\")"},
+        {"date:\"jan 15 2021\"..", "(date \"jan 15 2021\" quoted)"},
+        {"date:\"jan 15 2021\"..2021", "(and (date \"jan 15 2021\" quoted) (date \"@0..@2021\"))"},
+        {"a..b", "error: syntax error at position 0: unknown range operation 'a..b' (a word with '..' is a range of "
+                 "seconds since the epoch)"},
+        {"plan wait...", "error: syntax error at position 5: unknown range operation 'wait...' (a word with '..' is "
+                         "a range of seconds since the epoch)"},
+        {"...", "error: syntax error at position 0: unknown range operation '...' (a word with '..' is a range of "
+                "seconds since the epoch)"},
+        {"1..2x", "error: syntax error at position 0: unknown range operation '1..2x' (a word with '..' is a range "
+                  "of seconds since the epoch)"},
+        {"date:\"jan 15 2021\"..2021-02",
+         "error: syntax error at position 18: unknown range operation '..2021-02' (a word with '..' is a range of "
+         "seconds since the epoch)"},
+        {"date:\"jan 15 2021\"..!", "error: syntax error at position 18: unknown range operation '..!' (a word "
+                                      "with '..' is a range of seconds since the epoch)"},
+        /* prefixed values are not ranges of seconds */
+        {"tag:a..b", "(tag \"a..b\")"},
+        {"subject:a..b", "(subject \"a..b\" phrase)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* Xapian finds a range before it looks at quotes: a quoted date: value whose text up to the first space
+ * holds `..` is a range whose sides keep their quotes; otherwise the quoted value is one date. */
+TEST(quoted_date_range)
+{
+    static const struct qcase cases[] = {
+        {"date:\"2021\"..2022", "(date \"\\\"2021\\\"..2022\")"},
+        {"date:\"2021..2022\"", "(date \"\\\"2021..2022\\\"\")"},
+        {"(date:\"2021\"..2022)", "(date \"\\\"2021\\\"..2022\")"},
+        {"date:\"jan_15_2021\"..2021-02", "(date \"\\\"jan_15_2021\\\"..2021-02\")"},
+        {"date:\"jan 15 2021..feb 2021\"", "(date \"jan 15 2021..feb 2021\" quoted)"},
+        {"date:\"jan 15 2021..\"", "(date \"jan 15 2021..\" quoted)"},
+        /* only date: */
+        {"tag:\"a..b\"", "(tag \"a..b\" quoted)"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* notmuch's from: and subject: field processors parse a quoted value in parentheses as a query with their
+ * prefix as the default, stemming the words that get it (notmuch-search-terms(7): subject:"(pizza free)"). */
+TEST(prefixed_paren_query)
+{
+    static const struct qcase cases[] = {
+        {"subject:\"(review or plan)\"", "(or (subject \"review\" stem) (subject \"plan\" stem))"},
+        {"subject:\"(pizza free)\"", "(and (subject \"pizza\" stem) (subject \"free\" stem))"},
+        {"from:\"(raj sullivan)\"", "(and (from \"raj\" stem) (from \"sullivan\" stem))"},
+        {"subject:\"(review or (plan lunch))\"",
+         "(or (subject \"review\" stem) (and (subject \"plan\" stem) (subject \"lunch\" stem)))"},
+        {"subject:\"(review from:carol)\"", "(and (subject \"review\" stem) (from \"carol\"))"},
+        {"subject:\"(review -plan)\"", "(and (subject \"review\" stem) (not (subject \"plan\" stem)))"},
+        {"subject:\"(lunc* Plan \"\"plan for\"\")\"",
+         "(and (subject \"lunc\" wildcard) (subject \"Plan\" cap) (subject \"plan for\" phrase quoted))"},
+        {"subject:\"(review plan )\"", "(and (subject \"review\" stem) (subject \"plan\" stem))"},
+        {"subject:\"(review) (plan)\"", "(and (subject \"review\" stem) (subject \"plan\" stem))"},
+        /* grouped with other from:/subject: terms like any field-processor term */
+        {"subject:\"(a b)\" subject:c", "(or (and (subject \"a\" stem) (subject \"b\" stem)) (subject \"c\"))"},
+        /* not a query: not both parentheses at the very ends, nothing inside, or not from:/subject: */
+        {"subject:\" (review plan)\"", "(subject \" (review plan)\" phrase quoted)"},
+        {"subject:\"(review plan) x\"", "(subject \"(review plan) x\" phrase quoted)"},
+        {"subject:\"(review\"", "(subject \"(review\" quoted)"},
+        {"subject:\"()\"", "(subject \"()\" quoted)"},
+        {"to:\"(bob or raj)\"", "(to \"(bob or raj)\" phrase quoted)"},
+        {"tag:\"(inbox or unread)\"", "(tag \"(inbox or unread)\" quoted)"},
+        /* the inside must parse */
+        {"subject:\"(review and)\"", "error: syntax error at position 20: expected a term after 'and'"},
+        {"subject:\"(review\" plan)", "error: syntax error at position 22: unmatched ')'"},
     };
 
     CHECK_CASES(cases);
@@ -523,7 +611,8 @@ TEST(fuzz)
     }
 }
 
-TEST_MAIN(TEST_ENTRY(prefixes) TEST_ENTRY(free_text) TEST_ENTRY(all_and_none) TEST_ENTRY(operators_and_precedence)
+TEST_MAIN(TEST_ENTRY(prefixes) TEST_ENTRY(free_text) TEST_ENTRY(legacy_range) TEST_ENTRY(quoted_date_range)
+              TEST_ENTRY(prefixed_paren_query) TEST_ENTRY(all_and_none) TEST_ENTRY(operators_and_precedence)
               TEST_ENTRY(same_prefix_grouping) TEST_ENTRY(quoting) TEST_ENTRY(wildcards_and_regexes)
                   TEST_ENTRY(thread_subqueries) TEST_ENTRY(emacs_queries) TEST_ENTRY(named_queries)
                       TEST_ENTRY(named_query_without_lookup) TEST_ENTRY(syntax_errors)

@@ -328,6 +328,50 @@ TEST(sort_offset_limit_and_errors)
     maildex_db_close(db);
 }
 
+#define ND "nodate@example.org"
+
+/* An undated message has date 0. notmuch starts an open date: range at the smallest positive double, so
+ * `date:..X` and `date:..` leave it out while `date:@0..X` and the legacy `..N` keep it; a quoted date
+ * is one date; and `subject:"(...)"` is a query with subject: as the default prefix, its words stemmed. */
+TEST(undated_messages_and_quoted_values)
+{
+    maildex_db_t *db = small_store();
+    static const struct fx_msg undated = {"nodate@example.org", 5, 0, "Raj Sullivan <raj@example.org>",
+                                          "Raj Sullivan", "bob@example.com", "Reviews of the plan",
+                                          "no date here", "", "text/plain", "inbox", "1:7", NULL, 5};
+    static const struct qcase cases[] = {
+        {"date:..2030", SE " " M3 " " M2 " " M1, 0},
+        {"date:..", SE " " M3 " " M2 " " M1, 0},
+        {"date:..@0", "", 0},
+        {"date:..!", "", 0},
+        {"date:@0..2030", SE " " M3 " " M2 " " M1 " " ND, 0},
+        {"date:@0..@0", ND, 0},
+        {"date:1970", ND, 0},
+        {"..2000000000", SE " " M3 " " M2 " " M1 " " ND, 0},
+        {"0..0", ND, 0},
+        {"date:\"jan 1 2024\"", M3 " " M2 " " M1, 0},
+        {"date:\"2024\"..2024-01", M3 " " M2 " " M1, 0},
+        {"date:\"2024-01..2024-01\"", M3 " " M2 " " M1, 0},
+        {"subject:\"(reviews)\"", ND, 0},
+        {"subject:\"(review or report)\"", SE " " ND, 0},
+        {"subject:\"(lunch plan)\"", M3 " " M2 " " M1, 0},
+        {"subject:\"(plan)\"", M3 " " M2 " " M1 " " ND, 0},
+        {"subject:\"(plan)\" and not subject:\"(reviews of)\"", M3 " " M2 " " M1, 0},
+        {"from:\"(raj or carol)\"", M3 " " ND, 0},
+        {"subject:review", "", 0},
+    };
+    void *ctx = talloc_new(NULL);
+
+    fx_add(db, &undated, 6);
+    check(db, cases, sizeof cases / sizeof cases[0]);
+    ASSERT_STR_EQ(ids(ctx, db, "date:\"jan 1 2024..feb 2024\"", 0, 0, 0, -1),
+                  "error: syntax error at position 0: Didn't understand date specification 'jan 1 2024..feb 2024'");
+    ASSERT(strstr(ids(ctx, db, "date:1960..1971", 0, 0, 0, -1), "Didn't understand date specification") != NULL);
+    ASSERT(strstr(ids(ctx, db, "date:\"jan 1 2024\"..2024-02", 0, 0, 0, -1), "unknown range operation") != NULL);
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
 static char *thread_line(void *ctx, maildex_db_t *db, const char *text, maildex_exclude_t exclude,
                          maildex_sort_t sort)
 {
@@ -625,5 +669,6 @@ TEST(limit_50_work_does_not_grow_with_the_store)
 }
 
 TEST_MAIN(TEST_ENTRY(every_prefix_and_operator) TEST_ENTRY(sort_offset_limit_and_errors)
+              TEST_ENTRY(undated_messages_and_quoted_values)
               TEST_ENTRY(thread_summaries_as_notmuch) TEST_ENTRY(counts_tags_and_suggestions)
                   TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store))

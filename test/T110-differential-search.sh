@@ -1,0 +1,440 @@
+#!/bin/sh
+# Differential test of the query language, `search` and `count` against the real notmuch: a generated
+# Maildir (3,000 files, bench/gen) and the corpus of real odd and malformed messages are indexed by
+# both, then every query below goes through both tools and must give
+#   - the same `count` and `count --output=threads`,
+#   - the same `search --output=messages --limit=50` newest first and oldest first,
+#   - the same `search --format=json --limit=20` summaries, every field but "thread" (thread ids are
+#     each tool's own numbering); "query" is compared as a set of id: terms, since the order of the
+#     terms of a query carries no meaning,
+# or, for a query that is an error, the same exit status. Messages (and threads) with the same Date
+# may legitimately come in either order: within a run of equal dates the ids are sorted, and when a
+# --limit cut a run short only the size of that last run is compared, not which of its members made
+# it. Dates come from notmuch (`show`); both sort by the Date header, so a date parsed differently
+# still shows up as a difference. Each query is one subtest named by the query.
+#
+# The config excludes tag:draft (search.exclude_tags), so exclusion is compared too, and defines
+# query.flaggedplans for query:. Queries that hit a documented deviation (doc/query-syntax.md,
+# "Differences from notmuch") are listed in the table below the queries with their reason and
+# skipped, each by its exact text.
+. "$(dirname "$0")/test-lib.sh"
+test_require python3
+NOTMUCH=${NOTMUCH:-$(command -v notmuch || true)}
+if [ -z "$NOTMUCH" ] || ! [ -x "$NOTMUCH" ]; then
+    echo "1..0 # SKIP notmuch is not installed"
+    exit 0
+fi
+
+REAL_CORPUS=
+for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real" "$srcdir/../shared/corpora/real"; do
+    if [ -n "$d" ] && [ -d "$d" ]; then
+        REAL_CORPUS=$d
+        break
+    fi
+done
+
+write_config() {
+    cat > "$1" <<CONFIG
+[database]
+path=$MAIL_DIR
+
+[user]
+name=Notmuch Test Suite
+primary_email=test_suite@notmuchmail.org
+
+[new]
+tags=unread;inbox;
+ignore=.maildex;.notmuch;
+
+[search]
+exclude_tags=draft;
+
+[maildir]
+synchronize_flags=true
+
+[query]
+flaggedplans=tag:flagged and plan
+CONFIG
+}
+NOTMUCH_CONFIG=$TMP_DIRECTORY/notmuch-config
+export NOTMUCH_CONFIG
+write_config "$NOTMUCH_CONFIG"
+write_config "$MAILDEX_CONFIG"
+
+# copy_corpus SRC DST: copies the real corpus (not its MANIFEST.tsv, SOURCES.md, LICENSES) writable,
+# creating each directory's entries in name order before going down. notmuch reads a directory it has
+# not seen before in inode order, and inodes follow creation order, so both tools then meet the files
+# in the same order (name order, depth first) and the first file of a duplicate set - whose headers
+# give the message its date, From and Subject - does not depend on how the corpus was unpacked.
+copy_corpus() {
+    python3 - "$1" "$2" <<'PYTHON'
+import os, shutil, sys
+src, dst = (os.fsencode(a) for a in sys.argv[1:3])
+def copy(s, d, top):
+    os.makedirs(d, exist_ok=True)
+    below = []
+    for name in sorted(os.listdir(s)):
+        if top and name in (b"MANIFEST.tsv", b"SOURCES.md", b"LICENSES"):
+            continue
+        sp, dp = os.path.join(s, name), os.path.join(d, name)
+        if os.path.isdir(sp):
+            os.mkdir(dp)
+            below.append((sp, dp))
+        else:
+            shutil.copyfile(sp, dp)
+    for sp, dp in below:
+        copy(sp, dp, False)
+copy(src, dst, True)
+PYTHON
+}
+
+python3 "$srcdir/bench/gen" --count 3000 --seed 2 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
+if [ -n "$REAL_CORPUS" ]; then
+    copy_corpus "$REAL_CORPUS" "$MAIL_DIR/real"
+else
+    echo "# the real corpus was not found: only the generated Maildir is searched"
+fi
+"$NOTMUCH" new > /dev/null 2>&1
+maildex new > /dev/null 2>&1
+
+# The queries, one a line (# comments). Thread ids differ between the tools, so @thread:Q@ stands
+# for the id, in each tool, of the newest thread matching Q. <empty> is the empty query.
+cat > "$TMP_DIRECTORY/queries" <<'QUERIES'
+# everything
+*
+<empty>
+# free words: stemmed lower case, exact capitalised, non-ASCII, numbers
+plan
+plans
+planning
+Plan
+meeting
+deploy
+café
+Café
+cafe
+Inbox
+c++
+Straße
+日本語
+notmuch
+release
+# several words, implicit AND
+plan meeting
+# phrases and punctuation-joined words
+"planning meeting"
+"the plan"
+"lunch plans"
+a-b-c
+user@example.org
+# wildcards
+plan*
+deplo*
+from:sulli*
+subject:relea*
+# from:
+from:sullivan
+from:"Raj Sullivan"
+from:user@example.org
+from:carl
+from:cworth@cworth.org
+from:sullivan from:jones
+from:/^Raj/
+# to:
+to:user@work.example.com
+to:user
+to:dev@lists.example.org
+# subject:
+subject:released
+subject:"[ANN]"
+subject:PATCH
+subject:plan
+subject:(review plan)
+subject:"(as be)"
+subject:"(review or plan)"
+subject:"(plans -lunch)"
+from:"(raj sullivan)"
+from:"(raj or carl)"
+subject:notmuch
+subject:/^\[rust\]/
+subject:"/^Re: .*plan/"
+# body:
+body:planning
+body:"the plan"
+body:notmuch
+# tag: and is:
+tag:inbox
+tag:unread
+tag:flagged
+tag:attachment
+tag:draft
+is:draft
+tag:signed
+is:unread
+tag:INBOX
+tag:inb*
+tag:inbox tag:flagged
+tag:unread from:sullivan tag:flagged
+tag:"/^(un|in)/"
+tag:/flag/
+tag:(inbox flagged)
+is:inbox tag:unread
+# id: and mid:
+id:20091117190054.GU3165@dottiness.seas.harvard.edu
+id:nonexistent@example.com
+id:20091117190054*
+mid:20091118002059.067214ed@hikari
+mid:/harvard\.edu$/
+# thread:
+thread:@thread:from:carl@
+thread:@thread:folder:lists/dev@ and tag:unread
+thread:0000000000000001x
+thread:{from:carl} and not from:carl
+thread:"{subject:notmuch}"
+thread:{tag:flagged} and tag:replied
+# folder: and path:
+folder:INBOX
+folder:Drafts
+folder:lists/dev
+folder:lists
+folder:inbox
+folder:cur
+folder:""
+folder:real/mu/testdir
+folder:INBOX folder:Sent
+folder:/^lists\//
+folder:"/^(Sent|Drafts)$/"
+path:INBOX/new
+path:lists/**
+path:real/**
+path:**
+path:""
+path:"/^lists\/(dev|rust)\/new$/"
+# date:
+date:2023
+date:2022-02-01..2022-03-31
+date:..2019-07
+date:2024-05-15..
+date:@1700000000..@1710000000
+1700000000..1710000000
+date:2020-03..!
+date:01/15/2021..02/15/2021
+date:jan_2021
+date:"jan 15 2021"
+date:jan_15_2021..2021-02
+date:"jan 15 2021"..2021-02
+date:"jan 15 2021..feb 2021"
+date:"2021"..2021-02
+date:1960..1971
+date:1700000000..
+date:2023-06-01_12:00..2023-06-02_12:00
+date:2024-01-01T11:00..
+date:1970-01-01
+date:..
+date:..1971
+date:@0..@0
+..1700000000
+wait...
+date:2023 date:2021
+# attachment: and mimetype:
+attachment:pdf
+attachment:csv
+attachment:broken.pdf
+mimetype:application/pdf
+mimetype:text/html
+mimetype:image/png
+mimetype:multipart/alternative
+mimetype:multipart/signed
+# property: (none is set)
+property:foo=bar
+property:"index.decryption=success"
+# query: (a named query from the config file)
+query:flaggedplans
+query:flaggedplans or tag:passed
+# operators
+tag:inbox and tag:unread
+tag:inbox AND NOT tag:unread
+tag:inbox or tag:flagged
+tag:flagged OR tag:replied and from:sullivan
+tag:inbox xor tag:unread
+not tag:unread
+tag:inbox -tag:unread
+-tag:inbox
++tag:flagged plan
+(tag:flagged or tag:replied) and (folder:INBOX or folder:Archive)
+((plan or meeting) and not deploy) and date:2023
+tag:inbox and not (from:sullivan or from:jones)
+' tag:flagged '
+tag:inbox and (
+plan and or
+QUERIES
+
+# Queries that hit a documented deviation (doc/query-syntax.md, "Differences from notmuch"), by
+# their exact text, with the reason; they are skipped, nothing else is.
+cat > "$TMP_DIRECTORY/deviations" <<'DEVIATIONS'
+cafe	accents are folded: maildex's cafe also finds café (notmuch: cafe does not match café)
+Inbox	capitalised words do not match tags: in notmuch an unprefixed capitalised word also matches the tag of that name (Inbox finds every tag:inbox message)
+c++	tokenisation: unicode61 drops the "+" signs, so maildex's c++ is the word c (Xapian keeps c++ as one term)
+subject:(review plan)	prefixed groups: maildex applies subject: to every word inside, notmuch (Xapian) only to the first (subject:review and plan anywhere)
+tag:(inbox flagged)	prefixed groups: maildex reads tag:inbox and tag:flagged, notmuch (Xapian) the tag "(inbox", which matches nothing
+DEVIATIONS
+
+cat > "$TMP_DIRECTORY/compare.py" <<'PYTHON'
+import concurrent.futures, difflib, json, subprocess, sys
+
+nm, md, queries, deviations, out = sys.argv[1:6]
+LIMIT_MESSAGES, LIMIT_SUMMARY = 50, 20
+
+def run(tool, *args, stdin=None):
+    # a query starting with "-" would read as an option: a leading space changes nothing else
+    args = [a if not a.startswith("-") or a.startswith("--") else " " + a for a in args]
+    p = subprocess.run([tool] + args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode("utf-8", "surrogateescape")
+
+# Message dates, from notmuch (exclusions off, every message), to find runs of equal dates.
+dates = {}
+def walk(node):
+    if isinstance(node, dict):
+        dates[node["id"]] = node["timestamp"]
+    elif isinstance(node, list):
+        for child in node:
+            walk(child)
+walk(json.loads(run(nm, "show", "--format=json", "--body=false", "--entire-thread=false",
+                    "--exclude=false", "*")[1]))
+
+def thread_of(tool, q):
+    rc, text = run(tool, "search", "--output=threads", "--limit=1", q)
+    return text.strip().replace("thread:", "") or "none"
+
+def expand(tool, q):
+    while "@thread:" in q:
+        i = q.index("@thread:")
+        j = q.index("@", i + 1)
+        q = q[:i] + thread_of(tool, q[i + 8:j]) + q[j + 1:]
+    return "" if q == "<empty>" else q
+
+def runs(items, key, limit):
+    """items grouped in runs of equal key, each run sorted; the last run, when the limit may have
+    cut it, reduced to its size."""
+    groups = []
+    for it in items:
+        k = key(it)
+        if groups and groups[-1][0] == k and k is not None:
+            groups[-1][1].append(it)
+        else:
+            groups.append((k, [it]))
+    lines = []
+    for n, (k, members) in enumerate(groups):
+        if len(items) >= limit and n == len(groups) - 1:
+            lines.append("(%d at date %s, cut by the limit)" % (len(members), k))
+        else:
+            lines.extend(sorted(json.dumps(m, ensure_ascii=False, sort_keys=True) for m in members))
+    return lines
+
+def messages(tool, q, sort):
+    rc, text = run(tool, "search", "--format=json", "--output=messages", "--sort=" + sort,
+                   "--limit=%d" % LIMIT_MESSAGES, q)
+    return ["exit %d" % rc] if rc else runs(json.loads(text), dates.get, LIMIT_MESSAGES)
+
+def summary(tool, q):
+    rc, text = run(tool, "search", "--format=json", "--limit=%d" % LIMIT_SUMMARY, q)
+    if rc:
+        return ["exit %d" % rc]
+    threads = json.loads(text)
+    for t in threads:
+        t.pop("thread", None)
+        t["query"] = [None if x is None else sorted(x.split(" ")) for x in t.get("query", [None, None])]
+    # one line per field, so that a diff names the field that differs
+    lines = []
+    for n, line in enumerate(runs(threads, lambda t: t.get("timestamp"), LIMIT_SUMMARY)):
+        if line.startswith("{"):
+            for key, value in json.loads(line).items():
+                lines.append("[%d] %s: %s" % (n, key, json.dumps(value, ensure_ascii=False)))
+        else:
+            lines.append("[%d] %s" % (n, line))
+    return lines
+
+def count(tool, q, *opts):
+    rc, text = run(tool, "count", *opts, q)
+    return ["exit %d" % rc] if rc else [text.strip()]
+
+def searches(q):
+    qn, qm = expand(nm, q), expand(md, q)
+    got = {"q": (qn, qm)}
+    for name, fn in (("messages newest-first --limit=50", lambda t, x: messages(t, x, "newest-first")),
+                     ("messages oldest-first --limit=50", lambda t, x: messages(t, x, "oldest-first")),
+                     ("summary --format=json --limit=20", summary)):
+        got[name] = (fn(nm, qn), fn(md, qm))
+    return got
+
+skip = {}
+with open(deviations, encoding="utf-8") as f:
+    for line in f:
+        if line.strip() and not line.startswith("#"):
+            q, reason = line.rstrip("\n").split("\t", 1)
+            skip[q] = reason
+with open(queries, encoding="utf-8") as f:
+    all_queries = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+todo = [q for q in all_queries if q not in skip]
+
+# The searches, several queries at a time; then the counts of every query that is not an error in
+# either tool in one `count --batch` per tool and output (an error would end a batch).
+with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+    got = dict(zip(todo, pool.map(searches, todo)))
+def is_error(lines):
+    return lines[:1] != [] and lines[0].startswith("exit ")  # data lines start with " ( or [
+def failed(q):
+    return any(is_error(side) for side in got[q]["messages newest-first --limit=50"])
+good = [q for q in todo if not failed(q)]
+for name, opts in (("count", ()), ("count --output=threads", ("--output=threads",))):
+    for side, tool in ((0, nm), (1, md)):
+        batch = "".join(got[q]["q"][side] + "\n" for q in good).encode("utf-8")
+        rc, text = run(tool, "count", "--batch", *opts, stdin=batch)
+        values = text.split("\n")[:len(good)]
+        if rc or len(values) != len(good):
+            values = [count(tool, got[q]["q"][side], *opts)[0] for q in good]
+        for q, v in zip(good, values):
+            got[q].setdefault(name, [None, None])[side] = [v.strip()]
+    for q in todo:
+        if q not in good:
+            got[q][name] = [count(tool, got[q]["q"][side], *opts) for side, tool in ((0, nm), (1, md))]
+
+ORDER = ["count", "count --output=threads", "messages newest-first --limit=50",
+         "messages oldest-first --limit=50", "summary --format=json --limit=20"]
+with open(out, "w", encoding="utf-8") as res:
+    for q in all_queries:
+        if q in skip:
+            res.write("skip\t%s\t%s\n" % (q, skip[q]))
+            continue
+        diffs = []
+        for name in ORDER:
+            a, b = got[q][name]
+            if a != b:
+                diffs.append("%s differs (- notmuch, + maildex):" % name)
+                diffs.extend(list(difflib.unified_diff(a, b, lineterm="", n=0))[3:])
+            # both are errors: the exit statuses were compared, the rest says the same again
+            if is_error(a) and is_error(b):
+                break
+        if diffs:
+            res.write("fail\t%s\t%s\n" % (q, json.dumps(diffs[:20])))
+        else:
+            res.write("ok\t%s\t\n" % q)
+PYTHON
+
+python3 "$TMP_DIRECTORY/compare.py" "$NOTMUCH" "$MAILDEX_BUILDDIR/cli/maildex" "$TMP_DIRECTORY/queries" \
+    "$TMP_DIRECTORY/deviations" "$TMP_DIRECTORY/results"
+
+tab=$(printf '\t')
+while IFS="$tab" read -r status query detail; do
+    test_begin_subtest "$query"
+    case $status in
+    ok) test_ok_ ;;
+    skip)
+        test_count=$((test_count + 1))
+        echo "ok $test_count - $query # SKIP documented deviation: $detail"
+        ;;
+    *) test_failure_ "$(printf '%s' "$detail" | python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)))')" ;;
+    esac
+done < "$TMP_DIRECTORY/results"
+
+test_done
