@@ -140,9 +140,13 @@ static maildex_status_t configure_connection(maildex_db_t *db)
      * synchronous is durable across application crashes in WAL mode; a power loss may lose the last
      * commits but never corrupts, and the next `new` redoes them. */
     if (db->mode != MAILDEX_DB_READ_ONLY) {
+        int persist = 1;
         st = maildex__exec(db, "PRAGMA journal_mode=WAL");
         if (st)
             return st;
+        /* Keep -wal and -shm when the writer closes: otherwise every reader (each search is a new
+         * process) recreates and rebuilds the shared-memory index before its first read. */
+        sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
     }
     return maildex__exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
                              "PRAGMA cache_size=-16000; PRAGMA temp_store=MEMORY");

@@ -14,6 +14,7 @@
 
 #include "maildir.h"
 #include "message-parse.h"
+#include "mime.h"
 #include "scan.h"
 #include "store.h"
 
@@ -53,6 +54,7 @@ struct run {
     GHashTable *renames;                 /* "base/size" -> struct maildex__scan_removal * */
     GHashTable *unsafe_dirs;             /* dirs with a vanished file: mtime not recorded */
     uint64_t done, in_batch;
+    const struct maildex__mime_ops *mime; /* loaded only when a file must be parsed */
     maildex_status_t st;
 };
 
@@ -139,7 +141,7 @@ static void parse_work(uv_work_t *req)
     }
     job->size = sb.st_size;
     job->ctx = talloc_new(NULL);
-    job->rc = maildex__message_parse_file(job->ctx, job->path, &job->msg, &job->error);
+    job->rc = job->run->mime->parse_file(job->ctx, job->path, &job->msg, &job->error);
 }
 
 static maildex_status_t commit_batch(struct run *r, bool reopen)
@@ -247,6 +249,10 @@ static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
         return;
     }
     if (try_rename(r, d, name, path)) {
+        talloc_free(path);
+        return;
+    }
+    if (r->mime == NULL && (r->st = maildex__mime(r->db, &r->mime)) != MAILDEX_STATUS_OK) {
         talloc_free(path);
         return;
     }
@@ -426,7 +432,6 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (db->mode == MAILDEX_DB_READ_ONLY)
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);
-    maildex__message_parse_init();
     r.db = db;
     r.opts = opts;
     r.stats = stats;

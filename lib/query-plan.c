@@ -16,9 +16,12 @@
 #include <sys/types.h>
 #include <time.h>
 
-/* Counts used to compare drivers stop here, so planning costs the same at any store size; two sides
- * both above the cap are equally bad drivers. */
-#define ESTIMATE_CAP 20000
+/* Counts used to compare drivers stop here, so planning costs the same small amount at any store size
+ * (a count reads one index entry per match); two sides both above the cap are equally bad drivers.
+ * A count is only made when an AND has to choose, and stops early at the best estimate so far. */
+#define ESTIMATE_CAP 1000
+/* drive.est of a count not made yet (see resolve()). */
+#define EST_LAZY (-1)
 /* An OR, a tag regex or a recursive path drives as a UNION of at most this many arms; more and it is
  * probed instead. */
 #define MAX_ARMS 16
@@ -35,8 +38,10 @@ struct arm {
 struct drive {
     struct arm *arms;
     size_t narms;
-    int64_t est;
+    int64_t est; /* matches, as far as the planner needs to know; EST_LAZY: count_from not counted yet */
     const char *kind;
+    const char *count_from; /* "table WHERE ..." whose rows est counts, with ?1, ?2 ... */
+    int count_k[2];         /* ... bound to these plan parameters (0: none) */
 };
 
 struct planner {
@@ -48,6 +53,8 @@ struct planner {
     maildex_status_t st; /* sticky: once set, every step does nothing */
     int aliases;         /* counter for nested aliases (thread subqueries) */
     int64_t now;
+    bool want_est;       /* an AND is comparing drivers: terms must estimate their matches */
+    int fts_probes;      /* full-text probes written so far */
 };
 
 /* ---- parameters and small lookups ------------------------------------------------------------------ */
@@ -353,7 +360,8 @@ static const char *fts_leaf(struct planner *p, const struct maildex__qnode *n, i
         p->st = MAILDEX_STATUS_NO_MEMORY;
         return NULL;
     }
-    *est = word_estimate(p, n);
+    /* The vocabulary counts read the word's whole doclist: only when an AND compares drivers. */
+    *est = p->want_est ? word_estimate(p, n) : 0;
     return col ? fmt(p, "{%s} : %s", col, lit) : fmt(p, "%s", lit);
 }
 
@@ -436,6 +444,7 @@ static const char *fts_expr(struct planner *p, const struct maildex__qnode *n, i
 
 static const char *fts_probe(struct planner *p, const char *match, const char *a)
 {
+    p->fts_probes++;
     return fmt(p, "EXISTS (SELECT 1 FROM fts WHERE fts MATCH ?%d AND fts.rowid = %s.id)",
                add_text(p, match), a);
 }
@@ -748,35 +757,47 @@ static bool one_arm(struct planner *p, struct drive *d, const char *kind, int64_
     return true;
 }
 
-/* count(*) of inner, stopping at ESTIMATE_CAP; b1 and b2 (may be NULL) are bound as ?1 and ?2. */
-static int64_t capped(struct planner *p, const char *inner, const struct maildex__bind *b1,
-                      const struct maildex__bind *b2)
+/* A driver whose size is counted only if an AND has to compare it (resolve()). */
+static bool lazy_arm(struct planner *p, struct drive *d, const char *kind, const char *count_from,
+                     int k1, int k2, const char *from, const char *key, const char *where, bool files)
 {
-    char *sql = fmt(p, "SELECT count(*) FROM (SELECT 1 FROM %s LIMIT %d)", inner, ESTIMATE_CAP);
-    sqlite3_stmt *stmt = NULL;
-    int64_t v = ESTIMATE_CAP;
+    if (!one_arm(p, d, kind, EST_LAZY, from, key, where, files))
+        return false;
+    d->count_from = count_from;
+    d->count_k[0] = k1;
+    d->count_k[1] = k2;
+    return true;
+}
 
+/* Makes d's count if it is lazy, stopping at cap rows (so a result of cap means "cap or more"). */
+static void resolve(struct planner *p, struct drive *d, int64_t cap)
+{
+    sqlite3_stmt *stmt = NULL;
+    char *sql;
+
+    if (d->est != EST_LAZY)
+        return;
+    d->est = cap;
+    if (d->count_from == NULL)
+        return;
+    sql = fmt(p, "SELECT count(*) FROM (SELECT 1 FROM %s LIMIT %" PRId64 ")", d->count_from, cap);
     if (p->st == MAILDEX_STATUS_OK && sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL) == SQLITE_OK) {
-        const struct maildex__bind *b[2] = {b1, b2};
-        for (int i = 0; i < 2; i++)
-            if (b[i] && b[i]->is_text)
-                sqlite3_bind_text(stmt, i + 1, b[i]->s, -1, SQLITE_STATIC);
-            else if (b[i])
-                sqlite3_bind_int64(stmt, i + 1, b[i]->i);
+        for (int i = 0; i < 2; i++) {
+            if (d->count_k[i] == 0)
+                continue;
+            const struct maildex__bind *b = &p->binds[d->count_k[i] - MAILDEX__PLAN_FIRST_PARAM];
+            if (b->is_text)
+                sqlite3_bind_text(stmt, i + 1, b->s, -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_int64(stmt, i + 1, b->i);
+        }
         if (sqlite3_step(stmt) == SQLITE_ROW)
-            v = sqlite3_column_int64(stmt, 0);
+            d->est = sqlite3_column_int64(stmt, 0);
     }
     sqlite3_finalize(stmt);
-    return v;
 }
 
 static bool drive(struct planner *p, const struct maildex__qnode *n, struct drive *d);
-
-/* The value of parameter k; valid until the next add_bind. */
-static const struct maildex__bind *bound(struct planner *p, int k)
-{
-    return &p->binds[k - MAILDEX__PLAN_FIRST_PARAM];
-}
 
 static bool drive_tag_ids(struct planner *p, struct drive *d, const int64_t *ids, size_t count)
 {
@@ -790,7 +811,8 @@ static bool drive_tag_ids(struct planner *p, struct drive *d, const int64_t *ids
     for (size_t i = 0; i < count; i++) {
         char idtext[24];
         snprintf(idtext, sizeof idtext, "%" PRId64, ids[i]);
-        d->est += lookup(p, "SELECT messages FROM tags WHERE id = CAST(?1 AS INTEGER)", idtext, 0);
+        if (p->want_est)
+            d->est += lookup(p, "SELECT messages FROM tags WHERE id = CAST(?1 AS INTEGER)", idtext, 0);
         d->arms[i] = (struct arm){"message_tags d CROSS JOIN messages m ON m.id = d.message",
                                   "d.message", fmt(p, "d.tag = ?%d", add_int(p, ids[i])), false};
     }
@@ -834,8 +856,13 @@ static bool drive_term(struct planner *p, const struct maildex__qnode *n, struct
     case MAILDEX__QF_THREAD:
         if (!is_hex16(n->value))
             return one_arm(p, d, "none", 0, "messages m", "m.id", "0", false);
-        k = add_int(p, (int64_t) strtoull(n->value, NULL, 16));
-        return one_arm(p, d, "thread", capped(p, "messages WHERE thread = ?1", bound(p, k), NULL),
+        id = (int64_t) strtoull(n->value, NULL, 16);
+        k = add_int(p, id);
+        /* threads.messages is maintained: no need to count. */
+        return one_arm(p, d, "thread",
+                       p->want_est ? lookup(p, "SELECT messages FROM threads WHERE id = CAST(?1 AS "
+                                               "INTEGER)", fmt(p, "%" PRId64, id), 0)
+                                   : 0,
                        "messages m", "m.id", fmt(p, "m.thread = ?%d", k), false);
     case MAILDEX__QF_FOLDER:
         if (regex)
@@ -844,8 +871,7 @@ static bool drive_term(struct planner *p, const struct maildex__qnode *n, struct
         if (id < 0)
             return one_arm(p, d, "none", 0, "messages m", "m.id", "0", false);
         k = add_int(p, id);
-        return one_arm(p, d, "folder",
-                       capped(p, "files WHERE folder = ?1", bound(p, k), NULL),
+        return lazy_arm(p, d, "folder", "files WHERE folder = ?1", k, 0,
                        "files d CROSS JOIN messages m ON m.id = d.message", "d.message",
                        fmt(p, "d.folder = ?%d", k), true);
     case MAILDEX__QF_PATH: {
@@ -859,8 +885,7 @@ static bool drive_term(struct planner *p, const struct maildex__qnode *n, struct
         if (id < 0)
             return one_arm(p, d, "none", 0, "messages m", "m.id", "0", false);
         k = add_int(p, id);
-        return one_arm(p, d, "path",
-                       capped(p, "files WHERE directory = ?1", bound(p, k), NULL),
+        return lazy_arm(p, d, "path", "files WHERE directory = ?1", k, 0,
                        "files d CROSS JOIN messages m ON m.id = d.message", "d.message",
                        fmt(p, "d.directory = ?%d", k), true);
     }
@@ -870,10 +895,7 @@ static bool drive_term(struct planner *p, const struct maildex__qnode *n, struct
             return one_arm(p, d, "none", 0, "messages m", "m.id", "0", false);
         int kk = add_text(p, talloc_strndup(p->ctx, n->value, (size_t) (eq - n->value)));
         int kv = add_text(p, eq + 1);
-        return one_arm(p, d, "property",
-                       capped(p, "properties WHERE key = ?1 AND value = ?2",
-                              bound(p, kk),
-                              bound(p, kv)),
+        return lazy_arm(p, d, "property", "properties WHERE key = ?1 AND value = ?2", kk, kv,
                        "properties d CROSS JOIN messages m ON m.id = d.message", "d.message",
                        fmt(p, "d.key = ?%d AND d.value = ?%d", kk, kv), false);
     }
@@ -882,27 +904,54 @@ static bool drive_term(struct planner *p, const struct maildex__qnode *n, struct
             return false;
         k = add_int(p, lo);
         add_int(p, hi);
-        return one_arm(p, d, "date",
-                       capped(p, "messages WHERE id BETWEEN ?1 AND ?2",
-                              bound(p, k),
-                              bound(p, k + 1)),
+        return lazy_arm(p, d, "date", "messages WHERE id BETWEEN ?1 AND ?2", k, k + 1,
                        "messages m", "m.id", fmt(p, "m.id BETWEEN ?%d AND ?%d", k, k + 1), false);
     default:
         return false;
     }
 }
 
+/* Whether n might drive (drive() may still refuse a term it cannot stream). */
+static bool may_drive(const struct maildex__qnode *n)
+{
+    return n->kind == MAILDEX__Q_NONE || n->kind == MAILDEX__Q_TERM || n->kind == MAILDEX__Q_AND ||
+           n->kind == MAILDEX__Q_OR;
+}
+
+/* Picks the smaller of the candidates: those with a known size first, then the lazy ones, each
+ * counted only up to the best size so far (plus one, so that "no smaller" is all it learns). */
+static ssize_t pick(struct planner *p, struct drive *cand, const bool *ok, size_t n)
+{
+    ssize_t best = -1;
+
+    for (size_t i = 0; i < n; i++)
+        if (ok[i] && cand[i].est != EST_LAZY && (best < 0 || cand[i].est < cand[best].est))
+            best = (ssize_t) i;
+    for (size_t i = 0; i < n; i++) {
+        if (!ok[i] || cand[i].est != EST_LAZY)
+            continue;
+        int64_t cap = best >= 0 && cand[best].est < ESTIMATE_CAP ? cand[best].est + 1 : ESTIMATE_CAP;
+        resolve(p, &cand[i], cap);
+        if (best < 0 || cand[i].est < cand[best].est)
+            best = (ssize_t) i;
+    }
+    return best;
+}
+
 /* An AND drives from its most selective conjunct (all full-text conjuncts together count as one) and
- * probes the others in each arm. */
+ * probes the others in each arm. Sizes are estimated only when there is a choice to make. */
 static bool drive_and(struct planner *p, const struct maildex__qnode *n, struct drive *d)
 {
     const size_t nc = n->nchildren;
-    bool *fts = talloc_zero_array(p->ctx, bool, nc), *rest = talloc_zero_array(p->ctx, bool, nc);
-    bool any_fts = false, have = false;
-    struct drive best = {0}, cand;
-    ssize_t best_i = -2; /* -1: the full-text group */
+    bool *fts = talloc_zero_array(p->ctx, bool, nc + 1), *rest = talloc_zero_array(p->ctx, bool, nc);
+    bool *ok = talloc_zero_array(p->ctx, bool, nc + 1);
+    struct drive *cand = talloc_zero_array(p->ctx, struct drive, nc + 1);
+    const bool want_est = p->want_est;
+    bool any_fts = false;
+    size_t choices = 0;
+    ssize_t best;
 
-    if (fts == NULL || rest == NULL) {
+    if (fts == NULL || rest == NULL || ok == NULL || cand == NULL) {
         p->st = MAILDEX_STATUS_NO_MEMORY;
         return false;
     }
@@ -911,33 +960,34 @@ static bool drive_and(struct planner *p, const struct maildex__qnode *n, struct 
         fts[i] = c->kind == MAILDEX__Q_NOT ? fts_able(c->children[0]) : fts_able(c);
         any_fts |= fts[i] && c->kind != MAILDEX__Q_NOT;
     }
+    for (size_t i = 0; i < nc; i++)
+        choices += !(any_fts && fts[i]) && may_drive(n->children[i]);
+    choices += any_fts;
+    if (choices > 1)
+        p->want_est = true;
+    /* cand[nc] is the full-text group, cand[i] child i. */
     if (any_fts) {
         int64_t est;
         const char *m = fts_and(p, n->children, nc, fts, &est);
-        one_arm(p, &best, "fts", est, "fts d CROSS JOIN messages m ON m.id = d.rowid", "d.rowid",
-                fmt(p, "d.fts MATCH ?%d", add_text(p, m)), false);
-        best_i = -1;
-        have = true;
+        ok[nc] = one_arm(p, &cand[nc], "fts", est, "fts d CROSS JOIN messages m ON m.id = d.rowid",
+                         "d.rowid", fmt(p, "d.fts MATCH ?%d", add_text(p, m)), false);
     }
-    for (size_t i = 0; i < nc; i++) {
-        if (any_fts && fts[i])
-            continue;
-        if (n->children[i]->kind == MAILDEX__Q_NOT || !drive(p, n->children[i], &cand))
-            continue;
-        if (!have || cand.est < best.est) {
-            best = cand;
-            best_i = (ssize_t) i;
-            have = true;
-        }
-    }
-    if (!have || p->st != MAILDEX_STATUS_OK)
+    for (size_t i = 0; i < nc; i++)
+        ok[i] = !(any_fts && fts[i]) && n->children[i]->kind != MAILDEX__Q_NOT &&
+                drive(p, n->children[i], &cand[i]);
+    best = choices > 1 ? pick(p, cand, ok, nc + 1) : -1;
+    for (size_t i = 0; best < 0 && i <= nc; i++)
+        if (ok[i])
+            best = (ssize_t) i;
+    p->want_est = want_est;
+    if (best < 0 || p->st != MAILDEX_STATUS_OK)
         return false;
     for (size_t i = 0; i < nc; i++)
-        rest[i] = best_i == -1 ? !fts[i] : (ssize_t) i != best_i;
+        rest[i] = (size_t) best == nc ? !fts[i] : (ssize_t) i != best;
     const char *others = probe_and(p, n->children, nc, rest, "m");
-    for (size_t i = 0; i < best.narms; i++)
-        best.arms[i].where = fmt(p, "%s AND %s", best.arms[i].where, others);
-    *d = best;
+    *d = cand[best];
+    for (size_t i = 0; i < d->narms; i++)
+        d->arms[i].where = fmt(p, "%s AND %s", d->arms[i].where, others);
     return true;
 }
 
@@ -958,8 +1008,10 @@ static bool drive_or(struct planner *p, const struct maildex__qnode *n, struct d
     for (size_t i = 0; i < n->nchildren; i++) {
         if (!drive(p, n->children[i], &parts[i]))
             return false;
+        if (p->want_est)
+            resolve(p, &parts[i], ESTIMATE_CAP);
         total += parts[i].narms;
-        d->est += parts[i].est;
+        d->est += p->want_est ? parts[i].est : 0;
     }
     if (total > MAX_ARMS)
         return false;
@@ -1050,8 +1102,9 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
     struct maildex__plan *plan = talloc_zero(ctx, struct maildex__plan);
     struct planner p = {.ctx = plan, .db = db, .opts = opts};
     struct drive d = {0};
-    const char *stream = NULL, *hide;
+    const char *stream = NULL, *ranged = NULL, *hide;
     maildex_status_t st;
+    int probes;
 
     *out = NULL;
     if (plan == NULL)
@@ -1064,7 +1117,9 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
     if ((st = maildex__vocab_ensure(db)) != MAILDEX_STATUS_OK)
         goto done;
     plan->excluded = exclusion(&p, root);
+    probes = p.fts_probes;
     plan->match = probe(&p, root, "m");
+    plan->match_costly = p.fts_probes > probes;
     hide = opts->exclude == MAILDEX__EXCLUDE_TRUE || opts->exclude == MAILDEX__EXCLUDE_ALL
                ? plan->excluded : "0";
     if (!drive(&p, root, &d) && p.st == MAILDEX_STATUS_OK)
@@ -1076,8 +1131,12 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
             a.where = fmt(&p, "%s AND NOT %s", a.where, hide);
         const char *s = arm_sql(&p, &a, d.narms == 1);
         stream = stream ? fmt(&p, "%s UNION %s", stream, s) : s;
+        a.where = fmt(&p, "%s AND %s BETWEEN ?1 AND ?2", a.where, a.key);
+        s = arm_sql(&p, &a, false);
+        ranged = ranged ? fmt(&p, "%s UNION %s", ranged, s) : s;
     }
     plan->stream = stream;
+    plan->ranged = ranged;
     plan->order = opts->oldest_first ? " ORDER BY 1" : " ORDER BY 1 DESC";
     plan->driver = d.kind;
     plan->binds = p.binds;

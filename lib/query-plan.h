@@ -46,9 +46,16 @@ struct maildex__plan {
     const char *stream;
     /* " ORDER BY 1 DESC" or " ORDER BY 1": appended to stream, it is satisfied by the driving index. */
     const char *order;
+    /* stream with every arm's key limited to ?1..?2 (inclusive) and no de-duplication (a message may
+     * come once per file): which messages of a key range match, read from the driving index. Thread
+     * summaries ask it about the keys of one thread's messages, instead of evaluating match on each. */
+    const char *ranged;
     /* A boolean SQL expression over the messages row aliased "m": does m match the query? (No
      * exclusion applied.) */
     const char *match;
+    /* match holds a full-text probe: evaluating it costs an FTS5 query per message (a seek per index
+     * segment per word), so reading ranged is cheaper than evaluating match on several messages. */
+    bool match_costly;
     /* A boolean SQL expression over "m": does m carry an excluded tag the query does not name? "0"
      * when there is none (or the mode is FALSE). */
     const char *excluded;

@@ -4,6 +4,7 @@
 #include "maildex-private.h"
 
 #include "message-parse.h"
+#include "mime.h"
 #include "store.h"
 
 #include <glib.h>
@@ -46,7 +47,8 @@ static maildex_status_t key_of(maildex_db_t *db, const char *message_id, int64_t
 }
 
 /* Parses the first of the message's files that still reads as mail. */
-static maildex_status_t parse_any_file(maildex_db_t *db, void *ctx, int64_t key,
+static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
+                                       void *ctx, int64_t key,
                                        struct maildex__parsed_message **out)
 {
     sqlite3_stmt *stmt;
@@ -61,7 +63,7 @@ static maildex_status_t parse_any_file(maildex_db_t *db, void *ctx, int64_t key,
         const char *rel = (const char *) sqlite3_column_text(stmt, 0);
         char *path = talloc_asprintf(ctx, "%s/%s", db->mail_root, rel);
         struct maildex__parsed_message *m = NULL;
-        if (maildex__message_parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
+        if (mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
     }
     sqlite3_reset(stmt);
@@ -71,10 +73,12 @@ static maildex_status_t parse_any_file(maildex_db_t *db, void *ctx, int64_t key,
 maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *reindexed)
 {
     GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+    const struct maildex__mime_ops *mime = NULL;
     maildex_status_t st = collect_ids(db, query, ids);
     uint64_t done = 0;
 
-    maildex__message_parse_init();
+    if (st == MAILDEX_STATUS_OK && ids->len)
+        st = maildex__mime(db, &mime);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__begin(db);
     for (guint i = 0; i < ids->len && st == MAILDEX_STATUS_OK; i++) {
@@ -83,7 +87,7 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
         int64_t key, new_key;
         st = key_of(db, ids->pdata[i], &key);
         if (st == MAILDEX_STATUS_OK && key)
-            st = parse_any_file(db, local, key, &m);
+            st = parse_any_file(db, mime, local, key, &m);
         if (st == MAILDEX_STATUS_OK && m) {
             st = maildex__store_reindex(db, key, m, &new_key);
             done++;

@@ -44,6 +44,13 @@ else
     test_ok_
 fi
 
+test_begin_subtest "the command line does not load gmime, gobject or gio (they are loaded to parse mail only)"
+if command -v ldd >/dev/null; then
+    test_expect_equal "$(ldd "$MAILDEX_BUILDDIR/cli/maildex" | grep -c -E 'gmime|gobject|gio-')" "0"
+else
+    test_ok_
+fi
+
 test_begin_subtest "the README installs exactly the packages CI installs"
 readme=$(sed -n '/<!-- try-command -->/,/^```$/p' "$srcdir/README.md" | sed -n 's/.*install -y --no-install-recommends \([^&]*\) &&.*/\1/p' | tr ' ' '\n' | grep . | sort)
 ci=$(sed -n 's/^packages: //p' "$srcdir/.ci/packages" | tr ' ' '\n' | grep . | sort)

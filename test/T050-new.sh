@@ -164,6 +164,19 @@ maildex new >/dev/null 2>&1
 output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "SELECT subject FROM messages WHERE message_id='msg-001@maildex-test-suite'")
 test_expect_equal "$output" "Test message #1"
 
+test_begin_subtest "a missing parser module is a clear error, and nothing is lost"
+generate_message filename=needs-parser >/dev/null
+before=$(maildex count '*')
+output=$(MAILDEX_MIME_MODULE=/nonexistent/maildex-mime.so maildex new 2>&1; echo "status=$?")
+case "$output" in
+    *"cannot load the message parser"*"status=1") test_expect_equal "$(maildex count '*')" "$before" ;;
+    *) test_failure_ "$output" ;;
+esac
+
+test_begin_subtest "... and the next run with the module indexes the file"
+maildex new >/dev/null 2>&1
+test_expect_equal "$(maildex count '*')" "$((before + 1))"
+
 test_begin_subtest "--full-scan lists every directory again"
 output=$(maildex new --full-scan 2>&1)
 test_expect_equal "$output" "No new mail."
