@@ -555,7 +555,7 @@ static void add_part_text(struct walk *w, GMimePart *part, bool is_html, bool sn
         bytes = decoded_content(tmp, part, false, &converted); /* drop the invalid bytes as iconv does */
     if (bytes == NULL)
         goto done;
-    if (sniff && (memchr(bytes->data, 0, bytes->len) != NULL ||
+    if (sniff && (bytes->len == 0 || memchr(bytes->data, 0, bytes->len) != NULL ||
                   !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL)))
         goto done;
     data = (char *) bytes->data;
