@@ -1,8 +1,10 @@
 /* The query planner (see query-plan.h): AST -> one streaming SQL statement plus the per-row match and
  * exclusion expressions that thread summaries need. Plan-time lookups (tag, folder, directory ids and
- * the counts that decide the driving index) run here, once per query; the statements built from the
- * plan live in search.c. Nothing here prints or reads config, and no user text ever reaches SQL text:
- * values become ?NN parameters, MATCH strings are built only with the tokenizer's quoting helpers. */
+ * the counts that decide the driving index) run here, once per query, and cost the same at any store
+ * size: sizes are estimated only where an AND has a choice to make, and a count never reads more than
+ * ESTIMATE_CAP index entries. The statements built from the plan live in search.c. Nothing here
+ * prints or reads config, and no user text ever reaches SQL text: values become ?NN parameters, MATCH
+ * strings are built only with the tokenizer's quoting helpers. */
 #include "query-plan.h"
 
 #include "fts-tokenizer.h"

@@ -1,11 +1,12 @@
 /* The query planner: a parsed query (lib/query.h) becomes SQL that streams matching message ids in key
  * order (newest or oldest first) and stops when the caller stops stepping.
  *
- * The plan is built around one driving index chosen by selectivity (tags.messages, fts5vocab document
- * counts, capped counts for folders, paths, threads and date ranges); every other condition is a
- * per-row probe on primary keys (EXISTS), so `ORDER BY` is satisfied by the driving index and SQLite
- * never sorts or materialises the matches. An OR of drivable terms drives as a UNION whose arms SQLite
- * merges in key order. Every user value is a bound parameter (?10 and up; ?1..?9 are left to the
+ * The plan is built around one driving index chosen by selectivity (tags.messages,
+ * threads.messages, fts5vocab document counts, and for folders, paths, properties and date ranges
+ * counts that stop at a small cap, made only when an AND must choose); every other condition is a
+ * per-row probe on primary keys (EXISTS), so `ORDER BY` is satisfied by the driving index and
+ * SQLite never sorts or materialises the matches. An OR of drivable terms drives as a UNION whose
+ * arms SQLite merges in key order. Every user value is a bound parameter (?10 and up; ?1..?9 are left to the
  * statements built from the plan). This file knows the schema and SQL; it must not print, read config
  * or know the public iterator types. Private to lib/. */
 #ifndef MAILDEX_QUERY_PLAN_H

@@ -29,6 +29,7 @@ struct owned_stmt {
 
 struct maildex_message {
     maildex_query_t *q;
+    maildex_messages_t *it;
     int64_t key;
     const char *message_id;
     uint64_t thread;
@@ -41,6 +42,7 @@ struct maildex_messages {
     maildex_query_t *q;
     sqlite3_stmt *stream;
     sqlite3_stmt *detail;   /* message_id, thread, date, excluded of one id */
+    sqlite3_stmt *files, *tags; /* files_sql, tags_sql: prepared on first use, for every message */
     maildex_message_t *current;
 };
 
@@ -52,14 +54,43 @@ struct maildex_thread {
     const char **tags;
 };
 
+/* Rows of the stream a thread summary may read ahead: this many, plus so many per member it has to
+ * decide (the rows are not lost: the threads that follow take them from the queue). */
+#define READ_AHEAD_BASE 64
+#define READ_AHEAD_PER_MEMBER 16
+
+/* How a thread summary tells which of the thread's messages match (see decide_matches()). */
+enum match_method {
+    MATCH_INLINE, /* the members statement evaluates the plan's match expression per message */
+    MATCH_RANGED, /* read the plan's ranged stream over the thread's keys; probe only what it misses */
+};
+
 struct maildex_threads {
     maildex_query_t *q;
-    maildex_messages_t *messages; /* the unlimited message stream */
-    sqlite3_stmt *members;
+    enum match_method method;
+    sqlite3_stmt *stream;    /* the unlimited message stream: k */
+    GArray *ahead;           /* int64 keys read from stream before their turn, in stream order */
+    guint ahead_head;        /* ahead[ahead_head] is the next key to hand out */
+    int64_t frontier;        /* the last key read from stream */
+    bool stream_done;
+    sqlite3_stmt *thread_of; /* thread of ?1 */
+    sqlite3_stmt *members;   /* the messages of thread ?1, oldest first, with their tag ids */
+    sqlite3_stmt *ranged;    /* MATCH_RANGED: matching keys in ?1..?2, stream order, LIMIT ?3 */
+    sqlite3_stmt *probe;     /* MATCH_RANGED: does message ?1 match (and is not hidden)? */
+    sqlite3_stmt *tag_name;  /* name of tag ?1 */
+    GHashTable *tag_names;   /* tag id -> name, as read so far */
     GHashTable *seen;
     uint64_t skipped;
     int64_t returned;
     maildex_thread_t *current;
+};
+
+/* One message of the thread being summarised: the members statement's row. */
+struct member {
+    int64_t key, date;
+    const char *message_id, *author, *subject, *tag_ids;
+    bool inline_match, excluded, match;
+    int files;
 };
 
 /* ---- statements ------------------------------------------------------------------------------------ */
@@ -213,6 +244,7 @@ static maildex_status_t load_message(maildex_messages_t *it, int64_t key, mailde
         return step_error(it->q->db, it->detail, rc);
     }
     m->q = it->q;
+    m->it = it;
     m->key = key;
     m->message_id = talloc_strdup(m, (const char *) sqlite3_column_text(it->detail, 0));
     m->thread = (uint64_t) sqlite3_column_int64(it->detail, 1);
@@ -252,23 +284,32 @@ int64_t maildex_message_date(const maildex_message_t *m) { return m->date; }
 bool maildex_message_matched(const maildex_message_t *m) { return m->matched; }
 bool maildex_message_excluded(const maildex_message_t *m) { return m->excluded; }
 
-/* Runs sql (?1 = id) and collects column 0, or columns 0 and 1 joined as a path under the mail root. */
-static maildex_status_t string_list(maildex_db_t *db, void *ctx, const char *sql, int64_t id,
+static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
+                                "f.directory WHERE f.message = ?1 ORDER BY f.id";
+static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
+                               "WHERE mt.message = ?1 ORDER BY t.name";
+
+/* Runs *stmt (prepared from sql on the iterator the first time) with ?1 = m's key and collects column
+ * 0, or columns 0 and 1 joined as a path under the mail root, into a list on m. */
+static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, const char *sql,
                                     bool paths, const char ***out)
 {
-    void *local = talloc_new(ctx);
+    maildex_db_t *db = m->q->db;
+    void *local = talloc_new(m);
     const char **list = talloc_array(local, const char *, 1);
     size_t n = 0;
-    sqlite3_stmt *stmt;
-    maildex_status_t st = prepare(local, db, sql, NULL, &stmt);
+    maildex_status_t st = MAILDEX_STATUS_OK;
     int rc;
 
     *out = NULL;
+    if (*stmt == NULL)
+        st = prepare(m->it, db, sql, NULL, stmt);
     if (st != MAILDEX_STATUS_OK)
         goto done;
-    sqlite3_bind_int64(stmt, 1, id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *a = (const char *) sqlite3_column_text(stmt, 0);
+    sqlite3_reset(*stmt);
+    sqlite3_bind_int64(*stmt, 1, m->key);
+    while ((rc = sqlite3_step(*stmt)) == SQLITE_ROW) {
+        const char *a = (const char *) sqlite3_column_text(*stmt, 0);
         const char **grown = talloc_realloc(local, list, const char *, n + 2);
         if (grown == NULL) {
             st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
@@ -276,35 +317,32 @@ static maildex_status_t string_list(maildex_db_t *db, void *ctx, const char *sql
         }
         list = grown;
         if (paths) {
-            const char *name = (const char *) sqlite3_column_text(stmt, 1);
-            list[n++] = a && *a ? talloc_asprintf(ctx, "%s/%s/%s", maildex_db_mail_root(db), a, name)
-                                : talloc_asprintf(ctx, "%s/%s", maildex_db_mail_root(db), name);
+            const char *name = (const char *) sqlite3_column_text(*stmt, 1);
+            list[n++] = a && *a ? talloc_asprintf(m, "%s/%s/%s", maildex_db_mail_root(db), a, name)
+                                : talloc_asprintf(m, "%s/%s", maildex_db_mail_root(db), name);
         } else {
-            list[n++] = talloc_strdup(ctx, a ? a : "");
+            list[n++] = talloc_strdup(m, a ? a : "");
         }
     }
     if (rc != SQLITE_DONE) {
-        st = step_error(db, stmt, rc);
+        st = step_error(db, *stmt, rc);
         goto done;
     }
     list[n] = NULL;
-    *out = talloc_steal(ctx, list);
+    *out = talloc_steal(m, list);
 done:
+    if (*stmt)
+        sqlite3_reset(*stmt);
     talloc_free(local);
     return st;
 }
-
-static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
-                                "f.directory WHERE f.message = ?1 ORDER BY f.id";
-static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
-                               "WHERE mt.message = ?1 ORDER BY t.name";
 
 maildex_status_t maildex_message_files(maildex_message_t *m, const char *const **out)
 {
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->files == NULL)
-        st = string_list(m->q->db, m, files_sql, m->key, true, &m->files);
+        st = string_list(m, &m->it->files, files_sql, true, &m->files);
     *out = m->files;
     return st;
 }
@@ -314,7 +352,7 @@ maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->tags == NULL)
-        st = string_list(m->q->db, m, tags_sql, m->key, false, &m->tags);
+        st = string_list(m, &m->it->tags, tags_sql, false, &m->tags);
     *out = m->tags;
     return st;
 }
@@ -325,7 +363,61 @@ static int threads_destructor(maildex_threads_t *it)
 {
     if (it->seen)
         g_hash_table_destroy(it->seen);
+    if (it->tag_names)
+        g_hash_table_destroy(it->tag_names);
+    if (it->ahead)
+        g_array_free(it->ahead, TRUE);
     return 0;
+}
+
+/* The statements of a thread iterator. Every summary reads its thread's messages once through
+ * messages_thread, with tag ids from message_tags_message and file counts from files_message, so its
+ * cost depends on the thread's size only. */
+static maildex_status_t prepare_threads(maildex_threads_t *it)
+{
+    const struct maildex__plan *plan = it->q->plan;
+    maildex_db_t *db = it->q->db;
+    maildex_status_t st;
+
+    /* A full-text probe per message is an FTS5 query each (a seek per segment per word); reading the
+     * driving index over the thread's keys costs one. A plan that scans has no index to read. */
+    it->method = plan->match_costly && strcmp(plan->driver, "scan") != 0 ? MATCH_RANGED : MATCH_INLINE;
+    st = prepare(it, db, talloc_asprintf(it, "%s%s", plan->stream, plan->order), plan, &it->stream);
+    if (st == MAILDEX_STATUS_OK)
+        st = prepare(it, db, "SELECT thread FROM messages WHERE id = ?1", NULL, &it->thread_of);
+    if (st == MAILDEX_STATUS_OK)
+        st = prepare(it, db, "SELECT name FROM tags WHERE id = ?1", NULL, &it->tag_name);
+    if (st == MAILDEX_STATUS_OK)
+        st = prepare(it, db,
+                     talloc_asprintf(it, "SELECT m.id, m.message_id, m.date, m.author, m.subject, %s, "
+                                         "%s, (SELECT count(*) FROM files WHERE message = m.id), "
+                                         "(SELECT group_concat(tag) FROM message_tags "
+                                         "WHERE message = m.id) "
+                                         "FROM messages m WHERE m.thread = ?1 ORDER BY m.id",
+                                     it->method == MATCH_INLINE ? plan->match : "0", plan->excluded),
+                     plan, &it->members);
+    return st;
+}
+
+/* MATCH_RANGED's fallback statements, prepared the first time a thread needs them (the read-ahead
+ * usually decides every member). */
+static maildex_status_t prepare_fallback(maildex_threads_t *it)
+{
+    const struct maildex__plan *plan = it->q->plan;
+    const enum maildex__exclude_mode mode = it->q->exclude;
+    const char *hide = mode == MAILDEX__EXCLUDE_TRUE || mode == MAILDEX__EXCLUDE_ALL ? plan->excluded
+                                                                                     : "0";
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (it->ranged == NULL)
+        st = prepare(it, it->q->db, talloc_asprintf(it, "%s%s LIMIT ?3", plan->ranged, plan->order),
+                     plan, &it->ranged);
+    if (st == MAILDEX_STATUS_OK && it->probe == NULL)
+        st = prepare(it, it->q->db,
+                     talloc_asprintf(it, "SELECT (%s) AND NOT (%s) FROM messages m WHERE m.id = ?1",
+                                     plan->match, hide),
+                     plan, &it->probe);
+    return st;
 }
 
 maildex_status_t maildex_query_search_threads(maildex_query_t *q, maildex_threads_t **out)
@@ -338,22 +430,38 @@ maildex_status_t maildex_query_search_threads(maildex_query_t *q, maildex_thread
         return maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     it->q = q;
     it->seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    it->tag_names = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    it->ahead = g_array_new(FALSE, FALSE, sizeof(int64_t));
     talloc_set_destructor(it, threads_destructor);
-    st = open_messages(q, false, &it->messages);
-    if (st == MAILDEX_STATUS_OK) {
-        talloc_steal(it, it->messages);
-        st = prepare(it, q->db,
-                     talloc_asprintf(it, "SELECT m.id, m.message_id, m.date, m.author, m.subject, "
-                                         "%s, %s, (SELECT count(*) FROM files WHERE message = m.id) "
-                                         "FROM messages m WHERE m.thread = ?1 ORDER BY m.id",
-                                     q->plan->match, q->plan->excluded),
-                     q->plan, &it->members);
-    }
+    st = prepare_threads(it);
     if (st != MAILDEX_STATUS_OK) {
         talloc_free(it);
         return st;
     }
     *out = it;
+    return MAILDEX_STATUS_OK;
+}
+
+/* The name of tag id, read once per iterator. */
+static maildex_status_t tag_name(maildex_threads_t *it, int64_t id, const char **out)
+{
+    const char *name = g_hash_table_lookup(it->tag_names, &id);
+    int rc;
+
+    *out = name;
+    if (name)
+        return MAILDEX_STATUS_OK;
+    sqlite3_reset(it->tag_name);
+    sqlite3_bind_int64(it->tag_name, 1, id);
+    rc = sqlite3_step(it->tag_name);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return step_error(it->q->db, it->tag_name, rc);
+    /* A tag row removed under a live message would be a broken store: show nothing for it. */
+    name = rc == SQLITE_ROW ? (const char *) sqlite3_column_text(it->tag_name, 0) : "";
+    char *copy = g_strdup(name ? name : "");
+    g_hash_table_insert(it->tag_names, g_memdup2(&id, sizeof id), copy);
+    sqlite3_reset(it->tag_name);
+    *out = copy;
     return MAILDEX_STATUS_OK;
 }
 
@@ -431,49 +539,49 @@ struct summary_state {
     bool any_match;
 };
 
-static maildex_status_t add_member(maildex_threads_t *it, maildex_thread_t *t, struct summary_state *s)
+static maildex_status_t add_member(maildex_threads_t *it, maildex_thread_t *t, struct summary_state *s,
+                                   const struct member *mb)
 {
-    sqlite3_stmt *m = it->members;
     const enum maildex__exclude_mode mode = it->q->exclude;
-    const int64_t key = sqlite3_column_int64(m, 0), date = sqlite3_column_int64(m, 2);
-    const char *mid = (const char *) sqlite3_column_text(m, 1);
-    const char *author = (const char *) sqlite3_column_text(m, 3);
-    const bool excluded = sqlite3_column_int(m, 6) != 0;
-    const bool hide = excluded && (mode == MAILDEX__EXCLUDE_TRUE || mode == MAILDEX__EXCLUDE_ALL);
-    const bool match = sqlite3_column_int(m, 5) != 0 && !hide;
-    const char **tags;
+    const char *author = mb->author && *mb->author ? mb->author : NULL;
+    const bool match = mb->match;
     maildex_status_t st;
 
-    if (author && *author == '\0')
-        author = NULL;
-    if (excluded && mode == MAILDEX__EXCLUDE_ALL)
+    if (mb->excluded && mode == MAILDEX__EXCLUDE_ALL)
         return MAILDEX_STATUS_OK;
     t->total++;
-    t->files += sqlite3_column_int(m, 7);
+    t->files += mb->files;
     uniq_add(&s->authors, author);
-    st = string_list(it->q->db, t, tags_sql, key, false, &tags);
-    if (st != MAILDEX_STATUS_OK)
-        return st;
-    for (const char **tag = tags; *tag; tag++)
-        uniq_add(&s->tags, *tag);
+    for (const char *p = mb->tag_ids; p && *p;) {
+        char *end;
+        const char *name;
+        int64_t id = strtoll(p, &end, 10);
+        if (end == p)
+            break;
+        st = tag_name(it, id, &name);
+        if (st != MAILDEX_STATUS_OK)
+            return st;
+        uniq_add(&s->tags, name);
+        p = *end == ',' ? end + 1 : end;
+    }
     char **q = match ? &s->matched_q : &s->unmatched_q;
-    char *term = boolean_term(t, "id", mid ? mid : "");
+    char *term = boolean_term(t, "id", mb->message_id);
     *q = *q ? talloc_asprintf_append(*q, " %s", term) : talloc_strdup(t, term);
     if (!match)
         return MAILDEX_STATUS_OK;
     /* notmuch compares with the count of non-excluded matches, so excluded matches before the
      * first counted one keep moving the timestamps. */
-    if (date < t->oldest || t->matched == 0) {
-        t->oldest = date;
+    if (mb->date < t->oldest || t->matched == 0) {
+        t->oldest = mb->date;
         if (it->q->oldest_first)
-            t->subject = clean_subject(t, (const char *) sqlite3_column_text(m, 4));
+            t->subject = clean_subject(t, mb->subject);
     }
-    if (date > t->newest || t->matched == 0) {
-        t->newest = date;
+    if (mb->date > t->newest || t->matched == 0) {
+        t->newest = mb->date;
         if (!it->q->oldest_first)
-            t->subject = clean_subject(t, (const char *) sqlite3_column_text(m, 4));
+            t->subject = clean_subject(t, mb->subject);
     }
-    if (!excluded)
+    if (!mb->excluded)
         t->matched++;
     uniq_add(&s->matched_authors, author);
     return MAILDEX_STATUS_OK;
@@ -502,28 +610,259 @@ static gint strptr_cmp(gconstpointer a, gconstpointer b)
     return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
-static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, maildex_thread_t **out)
+/* Reads the stream's next key into the read-ahead queue; sets *got unless the stream is done. */
+static maildex_status_t read_stream(maildex_threads_t *it, bool *got)
 {
-    maildex_thread_t *t = talloc_zero(it, maildex_thread_t);
-    struct summary_state s = {0};
+    int rc;
+
+    *got = false;
+    if (it->stream_done)
+        return MAILDEX_STATUS_OK;
+    rc = sqlite3_step(it->stream);
+    if (rc == SQLITE_DONE) {
+        it->stream_done = true;
+        return MAILDEX_STATUS_OK;
+    }
+    if (rc != SQLITE_ROW)
+        return step_error(it->q->db, it->stream, rc);
+    it->frontier = sqlite3_column_int64(it->stream, 0);
+    g_array_append_val(it->ahead, it->frontier);
+    *got = true;
+    return MAILDEX_STATUS_OK;
+}
+
+/* The next key of the stream, from the read-ahead queue first; *got is false at the end. */
+static maildex_status_t next_key(maildex_threads_t *it, int64_t *key, bool *got)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (it->ahead_head == it->ahead->len) {
+        g_array_set_size(it->ahead, 0);
+        it->ahead_head = 0;
+        st = read_stream(it, got);
+        if (st != MAILDEX_STATUS_OK || !*got)
+            return st;
+    }
+    *key = g_array_index(it->ahead, int64_t, it->ahead_head++);
+    *got = true;
+    return st;
+}
+
+/* Whether a comes before b in stream order. */
+static bool before(const maildex_threads_t *it, int64_t a, int64_t b)
+{
+    return it->q->oldest_first ? a < b : a > b;
+}
+
+/* Whether key is in the read-ahead queue (which is in stream order). */
+static bool ahead_has(const maildex_threads_t *it, int64_t key)
+{
+    guint lo = it->ahead_head, hi = it->ahead->len;
+
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        int64_t k = g_array_index(it->ahead, int64_t, mid);
+        if (k == key)
+            return true;
+        if (before(it, k, key))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Reads the messages of thread id, oldest first, into *out (on ctx). */
+static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t id, struct member **out,
+                                     size_t *count)
+{
+    sqlite3_stmt *m = it->members;
+    const enum maildex__exclude_mode mode = it->q->exclude;
+    struct member *list = NULL;
+    size_t n = 0, size = 0;
     maildex_status_t st = MAILDEX_STATUS_OK;
     int rc;
 
-    *out = NULL;
-    if (t == NULL)
+    sqlite3_reset(m);
+    sqlite3_bind_int64(m, 1, (int64_t) id);
+    while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
+        if (n == size) {
+            size = size ? 2 * size : 8;
+            list = talloc_realloc(ctx, list, struct member, size);
+            if (list == NULL) {
+                st = maildex__error(it->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+                break;
+            }
+        }
+        struct member *mb = &list[n++];
+        const char *mid = (const char *) sqlite3_column_text(m, 1);
+        const char *author = (const char *) sqlite3_column_text(m, 3);
+        const char *subject = (const char *) sqlite3_column_text(m, 4);
+        const char *tag_ids = (const char *) sqlite3_column_text(m, 8);
+        mb->key = sqlite3_column_int64(m, 0);
+        mb->date = sqlite3_column_int64(m, 2);
+        mb->message_id = talloc_strdup(list, mid ? mid : "");
+        mb->author = talloc_strdup(list, author ? author : "");
+        mb->subject = talloc_strdup(list, subject ? subject : "");
+        mb->tag_ids = tag_ids ? talloc_strdup(list, tag_ids) : NULL;
+        mb->inline_match = sqlite3_column_int(m, 5) != 0;
+        mb->excluded = sqlite3_column_int(m, 6) != 0;
+        mb->files = sqlite3_column_int(m, 7);
+        /* Hidden (excluded, mode true or all) messages never match: the stream leaves them out. */
+        mb->match = mb->inline_match &&
+                    !(mb->excluded && (mode == MAILDEX__EXCLUDE_TRUE || mode == MAILDEX__EXCLUDE_ALL));
+    }
+    if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
+        st = step_error(it->q->db, m, rc);
+    sqlite3_reset(m);
+    *out = list;
+    *count = n;
+    return st;
+}
+
+/* The member with key, or NULL; list is in key order. */
+static struct member *find_member(struct member *list, size_t n, int64_t key)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list[mid].key == key)
+            return &list[mid];
+        if (list[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static maildex_status_t probe_member(maildex_threads_t *it, struct member *mb)
+{
+    int rc;
+
+    sqlite3_reset(it->probe);
+    sqlite3_bind_int64(it->probe, 1, mb->key);
+    rc = sqlite3_step(it->probe);
+    if (rc != SQLITE_ROW)
+        return step_error(it->q->db, it->probe, rc);
+    mb->match = sqlite3_column_int(it->probe, 0) != 0;
+    sqlite3_reset(it->probe);
+    return MAILDEX_STATUS_OK;
+}
+
+/* The members the read-ahead left undecided (undecided[i]), count of them: one read of the ranged
+ * stream over their keys, at most twice as many rows as there are of them (plus a few); if matches
+ * of other threads fill that, the ones beyond the last row read are probed one by one. */
+static maildex_status_t decide_rest(maildex_threads_t *it, struct member *list, size_t n,
+                                    const bool *undecided, size_t count)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN, last = 0, rows = 0, cap = 2 * (int64_t) count + 8;
+    maildex_status_t st = prepare_fallback(it);
+    int rc;
+
+    if (st != MAILDEX_STATUS_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        if (!undecided[i])
+            continue;
+        lo = list[i].key < lo ? list[i].key : lo;
+        hi = list[i].key > hi ? list[i].key : hi;
+    }
+    sqlite3_reset(it->ranged);
+    sqlite3_bind_int64(it->ranged, 1, lo);
+    sqlite3_bind_int64(it->ranged, 2, hi);
+    sqlite3_bind_int64(it->ranged, 3, cap);
+    while ((rc = sqlite3_step(it->ranged)) == SQLITE_ROW) {
+        struct member *mb = find_member(list, n, last = sqlite3_column_int64(it->ranged, 0));
+        if (mb)
+            mb->match = true;
+        rows++;
+    }
+    if (rc != SQLITE_DONE)
+        st = step_error(it->q->db, it->ranged, rc);
+    sqlite3_reset(it->ranged);
+    if (rows < cap)
+        return st;
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && i < n; i++)
+        if (undecided[i] && before(it, last, list[i].key))
+            st = probe_member(it, &list[i]);
+    return st;
+}
+
+/* MATCH_RANGED: sets list[].match from the stream itself, so that no member costs a full-text probe.
+ * first is the key through which the stream reached this thread: it matches, and every member before
+ * it in stream order does not (the thread would have been reached through that one). For the members
+ * after it the stream is read ahead (the keys are queued for the threads that follow) until it passes
+ * the last of them, or for a bounded number of rows: a member the stream has passed matches exactly
+ * when its key was read. Members beyond that bound go to decide_rest(). */
+static maildex_status_t decide_matches(maildex_threads_t *it, struct member *list, size_t n, int64_t first)
+{
+    size_t unknown = 0, rest = 0;
+    int64_t last = first; /* the member latest in stream order */
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    bool *undecided, got = true;
+
+    for (size_t i = 0; i < n; i++) {
+        list[i].match = list[i].key == first;
+        if (before(it, first, list[i].key)) {
+            unknown++;
+            last = before(it, last, list[i].key) ? list[i].key : last;
+        }
+    }
+    if (unknown == 0)
+        return MAILDEX_STATUS_OK;
+    const size_t budget = READ_AHEAD_BASE + READ_AHEAD_PER_MEMBER * unknown;
+    for (size_t rows = 0; st == MAILDEX_STATUS_OK && got && rows < budget; rows++) {
+        if (!before(it, it->frontier, last))
+            break;
+        st = read_stream(it, &got);
+    }
+    if (st != MAILDEX_STATUS_OK)
+        return st;
+    undecided = talloc_zero_array(list, bool, n);
+    if (undecided == NULL)
         return maildex__error(it->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        if (!before(it, first, list[i].key))
+            continue;
+        if (it->stream_done || !before(it, it->frontier, list[i].key))
+            list[i].match = ahead_has(it, list[i].key);
+        else
+            rest += undecided[i] = true;
+    }
+    if (rest > 0)
+        st = decide_rest(it, list, n, undecided, rest);
+    talloc_free(undecided);
+    return st;
+}
+
+static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t first,
+                                     maildex_thread_t **out)
+{
+    maildex_thread_t *t = talloc_zero(it, maildex_thread_t);
+    void *local = talloc_new(NULL);
+    struct summary_state s = {0};
+    struct member *list = NULL;
+    size_t n = 0;
+    maildex_status_t st;
+
+    *out = NULL;
+    if (t == NULL || local == NULL) {
+        talloc_free(t);
+        talloc_free(local);
+        return maildex__error(it->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    }
     t->id = id;
     t->subject = "";
     uniq_init(&s.authors);
     uniq_init(&s.matched_authors);
     uniq_init(&s.tags);
-    sqlite3_reset(it->members);
-    sqlite3_bind_int64(it->members, 1, (int64_t) id);
-    while (st == MAILDEX_STATUS_OK && (rc = sqlite3_step(it->members)) == SQLITE_ROW)
-        st = add_member(it, t, &s);
-    if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
-        st = step_error(it->q->db, it->members, rc);
-    sqlite3_reset(it->members);
+    st = read_members(it, local, id, &list, &n);
+    if (st == MAILDEX_STATUS_OK && it->method == MATCH_RANGED)
+        st = decide_matches(it, list, n, first);
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && i < n; i++)
+        st = add_member(it, t, &s, &list[i]);
     if (st == MAILDEX_STATUS_OK) {
         t->timestamp = it->q->oldest_first ? t->oldest : t->newest;
         t->authors = authors_string(t, &s);
@@ -538,6 +877,7 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, maildex
     uniq_free(&s.authors);
     uniq_free(&s.matched_authors);
     uniq_free(&s.tags);
+    talloc_free(local);
     if (st != MAILDEX_STATUS_OK)
         talloc_free(t);
     else
@@ -545,10 +885,28 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, maildex
     return st;
 }
 
+/* The thread of message key; *found is false when the message is gone (not within one read). */
+static maildex_status_t thread_of(maildex_threads_t *it, int64_t key, int64_t *thread, bool *found)
+{
+    int rc;
+
+    *found = false;
+    sqlite3_reset(it->thread_of);
+    sqlite3_bind_int64(it->thread_of, 1, key);
+    rc = sqlite3_step(it->thread_of);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return step_error(it->q->db, it->thread_of, rc);
+    *found = rc == SQLITE_ROW;
+    *thread = *found ? sqlite3_column_int64(it->thread_of, 0) : 0;
+    sqlite3_reset(it->thread_of);
+    return MAILDEX_STATUS_OK;
+}
+
 maildex_status_t maildex_threads_next(maildex_threads_t *it, maildex_thread_t **out)
 {
-    maildex_message_t *m;
     maildex_status_t st;
+    int64_t key, thread;
+    bool found, got;
 
     *out = NULL;
     talloc_free(it->current);
@@ -556,18 +914,20 @@ maildex_status_t maildex_threads_next(maildex_threads_t *it, maildex_thread_t **
     if (it->q->limit >= 0 && it->returned >= it->q->limit)
         return MAILDEX_STATUS_OK;
     for (;;) {
-        st = maildex_messages_next(it->messages, &m);
-        if (st != MAILDEX_STATUS_OK || m == NULL)
+        st = next_key(it, &key, &got);
+        if (st != MAILDEX_STATUS_OK || !got)
             return st;
-        int64_t thread = (int64_t) m->thread;
-        if (g_hash_table_contains(it->seen, &thread))
+        st = thread_of(it, key, &thread, &found);
+        if (st != MAILDEX_STATUS_OK)
+            return st;
+        if (!found || g_hash_table_contains(it->seen, &thread))
             continue;
         g_hash_table_add(it->seen, g_memdup2(&thread, sizeof thread));
         if (it->skipped < it->q->offset) {
             it->skipped++;
             continue;
         }
-        st = build_thread(it, m->thread, &it->current);
+        st = build_thread(it, (uint64_t) thread, key, &it->current);
         if (st == MAILDEX_STATUS_OK)
             it->returned++;
         *out = it->current;

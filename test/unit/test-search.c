@@ -427,6 +427,144 @@ TEST(thread_summaries_as_notmuch)
     maildex_db_close(db);
 }
 
+/* A store where two threads reach far back past hundreds of other matches: thread 1 is messages 0,
+ * 300, 450 and 599 (0 the newest), thread 2 messages 5, 200 and 590; every other message is a thread
+ * of its own. All say "common" but 200 and 450; 5 and 599 are spam. Even messages are in folder a,
+ * odd ones in b; every tenth has a second file in b. */
+static maildex_db_t *far_store(void)
+{
+    maildex_db_t *db = open_store("far");
+    char mid[32], author[32], files[64];
+
+    exec(db, "BEGIN;"
+             "INSERT INTO folders(id, name) VALUES (1, 'a'), (2, 'b');"
+             "INSERT INTO directories(id, path, folder) VALUES (1, 'a/cur', 1), (2, 'b/cur', 2);");
+    for (int i = 0; i < 600; i++) {
+        const int thread = i == 0 || i == 300 || i == 450 || i == 599 ? 1
+                           : i == 5 || i == 200 || i == 590           ? 2
+                                                                      : 100 + i;
+        snprintf(mid, sizeof mid, "f%d@x", i);
+        snprintf(author, sizeof author, "A%d", i % 7);
+        if (i % 10 == 0)
+            snprintf(files, sizeof files, "%d:f%d 2:g%d", 1 + i % 2, i, i);
+        else
+            snprintf(files, sizeof files, "%d:f%d", 1 + i % 2, i);
+        struct fx_msg m = {mid, thread, T0 - (int64_t) i * 600, author, author, "", "topic",
+                           i == 200 || i == 450 ? "rare words" : "common words", "", "text/plain",
+                           i == 5 || i == 599 ? "spam inbox" : "inbox", files, NULL, 1};
+        fx_add(db, &m, i);
+    }
+    exec(db, "COMMIT;");
+    return db;
+}
+
+/* Checks every thread summary of text against the message search of the same query: a thread's
+ * matched query names exactly its messages the search returns, and matched counts those not flagged
+ * excluded. Returns the number of threads; *thread1 gets thread 1's "matched/total". */
+static int check_threads_against_messages(void *ctx, maildex_db_t *db, const char *text,
+                                          maildex_exclude_t exclude, maildex_sort_t sort,
+                                          char **thread1)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    maildex_messages_t *mi;
+    maildex_message_t *m;
+    maildex_threads_t *ti;
+    maildex_thread_t *t;
+    GHashTable *matching = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *per_thread = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    int count = 0;
+
+    opts.exclude = exclude;
+    opts.exclude_tags = excluded_tags;
+    opts.sort = sort;
+    ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_search_messages(q, &mi), MAILDEX_STATUS_OK);
+    while (maildex_messages_next(mi, &m) == MAILDEX_STATUS_OK && m) {
+        int64_t th = (int64_t) maildex_message_thread(m);
+        g_hash_table_insert(matching, g_strdup(maildex_message_id(m)),
+                            GINT_TO_POINTER(maildex_message_excluded(m) ? 2 : 1));
+        int n = GPOINTER_TO_INT(g_hash_table_lookup(per_thread, &th));
+        g_hash_table_insert(per_thread, g_memdup2(&th, sizeof th), GINT_TO_POINTER(n + 1));
+    }
+    maildex_messages_destroy(mi);
+    ASSERT_EQ(maildex_query_search_threads(q, &ti), MAILDEX_STATUS_OK);
+    *thread1 = NULL;
+    while (maildex_threads_next(ti, &t) == MAILDEX_STATUS_OK && t) {
+        int64_t th = (int64_t) maildex_thread_id(t);
+        const int expected = GPOINTER_TO_INT(g_hash_table_lookup(per_thread, &th));
+        const char *mq = maildex_thread_matched_query(t);
+        char **terms = g_strsplit(mq ? mq : "", " ", -1);
+        int named = 0, counted = 0;
+        ASSERT(expected > 0);
+        for (char **term = terms; *term; term++) {
+            if (!**term)
+                continue;
+            ASSERT(strncmp(*term, "id:", 3) == 0);
+            int kind = GPOINTER_TO_INT(g_hash_table_lookup(matching, *term + 3));
+            if (kind == 0)
+                printf("# %s: thread %" PRId64 " names %s, which the search does not return\n", text, th, *term);
+            ASSERT(kind != 0);
+            named++;
+            counted += kind == 1;
+        }
+        g_strfreev(terms);
+        if (named != expected)
+            printf("# %s: thread %" PRId64 " names %d of its %d matches\n", text, th, named, expected);
+        ASSERT_EQ(named, expected);
+        ASSERT_EQ(maildex_thread_matched(t), counted);
+        if (th == 1)
+            *thread1 = talloc_asprintf(ctx, "%d/%d", maildex_thread_matched(t), maildex_thread_total(t));
+        count++;
+    }
+    ASSERT_EQ(count, g_hash_table_size(per_thread));
+    maildex_query_destroy(q);
+    g_hash_table_destroy(matching);
+    g_hash_table_destroy(per_thread);
+    return count;
+}
+
+/* Summaries learn which of a thread's messages match from the driving stream: read ahead, then one
+ * ranged read, then a probe per message for what is still unknown. Each path must agree with the
+ * plain message search, in both orders and every exclusion mode. */
+TEST(thread_matches_far_back)
+{
+    maildex_db_t *db = far_store();
+    void *ctx = talloc_new(NULL);
+    char *first; /* thread 1's matched/total */
+
+    /* thread 1 comes first (through message 0): 300 matches, 450 does not say common, 599 is spam */
+    ASSERT_EQ(check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_TRUE, 0, &first), 595);
+    ASSERT_STR_EQ(first, "2/4");
+    /* flagged: 599 is named as a match but not counted */
+    ASSERT_EQ(check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_FLAG, 0, &first), 595);
+    ASSERT_STR_EQ(first, "2/4");
+    /* all: the spam messages vanish from their threads */
+    ASSERT_EQ(check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_ALL, 0, &first), 595);
+    ASSERT_STR_EQ(first, "2/3");
+    ASSERT_EQ(check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_FALSE, 0, &first), 595);
+    ASSERT_STR_EQ(first, "3/4");
+    /* oldest first: thread 1 is reached through 300 (599 hidden, 450 no match) */
+    check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_TRUE, MAILDEX_SORT_OLDEST_FIRST, &first);
+    ASSERT_STR_EQ(first, "2/4");
+    check_threads_against_messages(ctx, db, "common", MAILDEX_EXCLUDE_FLAG, MAILDEX_SORT_OLDEST_FIRST, &first);
+    ASSERT_STR_EQ(first, "2/4");
+    check_threads_against_messages(ctx, db, "common and not from:a3", MAILDEX_EXCLUDE_TRUE, 0, &first);
+    check_threads_against_messages(ctx, db, "common or tag:spam", MAILDEX_EXCLUDE_FLAG, 0, &first);
+    check_threads_against_messages(ctx, db, "words and tag:inbox", MAILDEX_EXCLUDE_TRUE,
+                                   MAILDEX_SORT_OLDEST_FIRST, &first);
+    /* driven from files (a message once per file), the full text probed */
+    check_threads_against_messages(ctx, db, "folder:b and not rare", MAILDEX_EXCLUDE_TRUE, 0, &first);
+    ASSERT_STR_EQ(first, "2/4"); /* 0 and 300 have a second file in b; 599 is spam */
+    check_threads_against_messages(ctx, db, "path:b/cur and not rare", MAILDEX_EXCLUDE_FLAG,
+                                   MAILDEX_SORT_OLDEST_FIRST, &first);
+    ASSERT_STR_EQ(first, "2/4");
+    check_threads_against_messages(ctx, db, "folder:a and common", MAILDEX_EXCLUDE_TRUE, 0, &first);
+    ASSERT_STR_EQ(first, "2/4");
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
 TEST(counts_tags_and_suggestions)
 {
     maildex_db_t *db = small_store();
@@ -495,22 +633,63 @@ static void word(char *buf, int rank)
         strcat(buf, syl[r % 10]);
 }
 
+/* Stores built so far in this run, by size: big_store() reopens them instead of building again. */
+static struct {
+    int n;
+    char path[4200];
+} built[4];
+
+static maildex_db_t *reopen_store(int n)
+{
+    maildex_db_t *db = NULL;
+    char *err = NULL;
+
+    for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
+        if (built[i].n != n)
+            continue;
+        if (maildex_db_open(built[i].path, "/mail", MAILDEX_DB_READ_WRITE, &db, &err) != MAILDEX_STATUS_OK) {
+            printf("# reopen: %s\n", err ? err : "?");
+            free(err);
+        }
+        ASSERT(db != NULL);
+        return db;
+    }
+    return NULL;
+}
+
+static void remember_store(int n, const char *path)
+{
+    for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
+        if (built[i].n != 0)
+            continue;
+        built[i].n = n;
+        snprintf(built[i].path, sizeof built[i].path, "%s", path);
+        return;
+    }
+}
+
+/* n messages, one every 10 minutes going back from 2024-06-01 (so a bigger store reaches further back
+ * and its newest messages are the same), in threads of 8 interleaved 16 at a time: each block of 128
+ * consecutive messages holds 16 threads, a thread's messages 160 minutes apart. */
 static maildex_db_t *big_store(int n)
 {
     char label[32], body[1200], w[40];
-    maildex_db_t *db;
+    maildex_db_t *db = reopen_store(n);
     sqlite3_stmt *msg, *txt, *fts, *tag, *file;
     static const char *const senders[] = {"Alice <alice@a.org>", "Bob <bob@b.org>", "Carol <carol@c.org>",
                                           "Dave <dave@d.org>", "Erin <erin@e.org>", "Frank <frank@f.org>",
                                           "Grace <grace@g.org>", "Heidi <heidi@h.org>", "Ivan <ivan@i.org>",
                                           "Judy <judy@j.org>"};
 
+    if (db != NULL)
+        return db;
     snprintf(label, sizeof label, "big%d", n);
     {
         char path[4200];
         char *err = NULL;
         snprintf(path, sizeof path, "%s/maildex.db", test_scratch_dir(label));
         ASSERT_EQ(maildex_db_open(path, "/mail", MAILDEX_DB_CREATE, &db, &err), MAILDEX_STATUS_OK);
+        remember_store(n, path);
     }
     rng_state = 88172645463325252ull;
     exec(db, "BEGIN;"
@@ -543,7 +722,7 @@ static maildex_db_t *big_store(int n)
         }
         sqlite3_bind_int64(msg, 1, id);
         sqlite3_bind_text(msg, 2, mid, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(msg, 3, i / 4 + 1);
+        sqlite3_bind_int(msg, 3, 1 + i % 16 + 16 * (i / 128));
         sqlite3_bind_int64(msg, 4, date);
         sqlite3_bind_text(msg, 5, from, -1, SQLITE_STATIC);
         ASSERT_EQ(sqlite3_step(msg), SQLITE_DONE);
@@ -668,7 +847,88 @@ TEST(limit_50_work_does_not_grow_with_the_store)
     ASSERT_EQ(bad, 0);
 }
 
+/* Every VM step of the statements that finish while it is installed (planner look-ups, FTS5's own
+ * statements included), added to *data. */
+static int count_finished(unsigned type, void *data, void *stmt, void *x)
+{
+    (void) x;
+    if (type == SQLITE_TRACE_PROFILE)
+        *(int64_t *) data += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+    return 0;
+}
+
+/* Collects (and zeroes) the steps of statements still alive. */
+static int64_t sweep_steps(sqlite3 *sql)
+{
+    int64_t n = 0;
+
+    for (sqlite3_stmt *s = sqlite3_next_stmt(sql, NULL); s; s = sqlite3_next_stmt(sql, s))
+        n += sqlite3_stmt_status(s, SQLITE_STMTSTATUS_VM_STEP, 1);
+    return n;
+}
+
+/* The whole work of `search --limit=50 text` printing thread summaries, planning included: VM steps.
+ * Sets *threads and *members (the sum of the threads' totals). */
+static int64_t thread_summary_steps(maildex_db_t *db, const char *text, int *threads, int *members)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q = NULL;
+    maildex_threads_t *it = NULL;
+    maildex_thread_t *t;
+    int64_t steps = 0;
+
+    opts.limit = 50;
+    opts.exclude_tags = excluded_tags;
+    opts.now = 1717200000;
+    *threads = *members = 0;
+    sweep_steps(db->sql);
+    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, count_finished, &steps), SQLITE_OK);
+    ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_search_threads(q, &it), MAILDEX_STATUS_OK);
+    while (maildex_threads_next(it, &t) == MAILDEX_STATUS_OK && t) {
+        (*threads)++;
+        *members += maildex_thread_total(t);
+        ASSERT(maildex_thread_matched(t) >= 1);
+        ASSERT(maildex_thread_authors(t) != NULL);
+        ASSERT(maildex_thread_tags(t) != NULL);
+    }
+    steps += sweep_steps(db->sql);
+    maildex_query_destroy(q);
+    sqlite3_trace_v2(db->sql, 0, NULL, NULL);
+    return steps;
+}
+
+/* What notmuch.el shows: the newest 50 threads with their summaries (matched/total, authors, the
+ * thread's tags), planning included. The threads are the same in both stores (the bigger one only
+ * reaches further back), so the work must be too: no count of matches, no probe per message whose
+ * cost follows the index's size. */
+TEST(thread_summary_work_does_not_grow_with_the_store)
+{
+    static const char *const queries[] = {
+        "*", "tag:inbox", "wsa", "wlo and tag:unread", "from:carol", "folder:sent and tag:inbox",
+        "date:2024-01-01..2024-05-01 and tag:unread", "path:lists/cur and not tag:unread",
+        "wre and from:bob", "tag:flagged or tag:spam",
+    };
+    maildex_db_t *small_db = big_store(10000), *big_db = big_store(100000);
+    int bad = 0;
+
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+        int t1, t2, m1, m2;
+        int64_t s1 = thread_summary_steps(small_db, queries[i], &t1, &m1);
+        int64_t s2 = thread_summary_steps(big_db, queries[i], &t2, &m2);
+        double ratio = (double) s2 / (double) (s1 ? s1 : 1);
+        printf("# %-44s threads %d/%d members %d/%d  VM steps 10k %6" PRId64 "  100k %6" PRId64
+               "  ratio %.2f\n", queries[i], t1, t2, m1, m2, s1, s2, ratio);
+        if (t1 != 50 || t2 != 50 || m1 != m2 || ratio >= 1.5)
+            bad++;
+    }
+    maildex_db_close(small_db);
+    maildex_db_close(big_db);
+    ASSERT_EQ(bad, 0);
+}
+
 TEST_MAIN(TEST_ENTRY(every_prefix_and_operator) TEST_ENTRY(sort_offset_limit_and_errors)
               TEST_ENTRY(undated_messages_and_quoted_values)
-              TEST_ENTRY(thread_summaries_as_notmuch) TEST_ENTRY(counts_tags_and_suggestions)
-                  TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store))
+              TEST_ENTRY(thread_summaries_as_notmuch) TEST_ENTRY(thread_matches_far_back)
+                  TEST_ENTRY(counts_tags_and_suggestions) TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store)
+                      TEST_ENTRY(thread_summary_work_does_not_grow_with_the_store))
