@@ -1,11 +1,35 @@
 /* `maildex config get|set|list`: notmuch's semantics. An unset key prints nothing and exits 0; a list
  * prints one value per line; set with several values writes a list, with none removes the key;
- * --database stores the value in the database instead of the file. */
+ * --database stores the value in the database instead of the file, and get falls back to the
+ * database for a key the file does not set (as notmuch merges the two). */
 #include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* A key stored with `config set --database`, one list item per line; nothing when there is no
+ * database yet (config get must work before the first `new`). */
+static void print_database_value(struct cli *cli, const char *key)
+{
+    char *file = config_database_file(cli->ctx, cli->config);
+    const char *value = NULL;
+    maildex_db_t *db = NULL;
+    gchar **items;
+
+    if (access(file, F_OK) != 0 ||
+        maildex_db_open(file, "/", MAILDEX_DB_READ_ONLY, &db, NULL) != MAILDEX_STATUS_OK)
+        return;
+    if (maildex_db_config_get(db, key, &value) == MAILDEX_STATUS_OK && value) {
+        items = g_strsplit(value, ";", -1);
+        for (gchar **i = items; *i; i++)
+            if (**i)
+                printf("%s\n", *i);
+        g_strfreev(items);
+    }
+    maildex_db_close(db);
+}
 
 static int config_get_cmd(struct cli *cli, const char *key)
 {
@@ -16,6 +40,8 @@ static int config_get_cmd(struct cli *cli, const char *key)
         return cli_error(cli, "invalid configuration name: %s (should be of the form "
                               "<section>.<item>)", key);
     values = config_get_list(cli->ctx, cli->config, key);
+    if (values[0] == NULL)
+        print_database_value(cli, key);
     for (char **v = values; *v; v++)
         printf("%s\n", *v);
     return EXIT_SUCCESS;
@@ -69,12 +95,16 @@ int cmd_config(struct cli *cli, int argc, char **argv)
     if (strcmp(argv[first], "list") == 0)
         return config_list_cmd(cli);
     if (strcmp(argv[first], "set") == 0) {
-        if (argc - first < 2)
+        /* notmuch takes `config set --database KEY VALUE`: options may follow the subcommand. */
+        int key = options_parse(cli->ctx, argc, argv, first + 1, opts, &error);
+        if (key < 0)
+            return cli_error(cli, "%s", error);
+        if (argc - key < 1)
             return cli_error(cli, "set requires at least one argument");
         if (database)
-            return config_set_database(cli, argv[first + 1], argc - first - 2, argv + first + 2);
-        if (config_set(cli->ctx, cli->config, argv[first + 1],
-                       (const char *const *) argv + first + 2, argc - first - 2, false, &error) != 0)
+            return config_set_database(cli, argv[key], argc - key - 1, argv + key + 1);
+        if (config_set(cli->ctx, cli->config, argv[key], (const char *const *) argv + key + 1,
+                       argc - key - 1, false, &error) != 0)
             return cli_error(cli, "%s", error);
         return EXIT_SUCCESS;
     }

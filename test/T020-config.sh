@@ -105,6 +105,16 @@ output=$(for k in user.name user.primary_email user.other_email database.path ne
     maildex --config="$TMP_DIRECTORY/setup-cfg" config get $k; done | tr '\n' '|')
 test_expect_equal "$output" "S U|su@example.org|o1@example.org|o2@example.org|/srv/m|unread|inbox|spam|"
 
+test_begin_subtest "config set --database stores in the database; get falls back to it"
+maildex config set --database query.lunch 'subject:lunch and tag:inbox'
+output=$(maildex config get query.lunch; grep -c '^lunch' "$MAILDEX_CONFIG")
+test_expect_equal "$output" "subject:lunch and tag:inbox
+0"
+
+test_begin_subtest "the file's value wins over the database's"
+maildex config set query.lunch 'tag:file'
+test_expect_equal "$(maildex config get query.lunch)" "tag:file"
+
 if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
     test_begin_subtest "config get agrees with notmuch on a notmuch config"
     cp "$TMP_DIRECTORY/small" "$TMP_DIRECTORY/both"
