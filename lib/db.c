@@ -104,6 +104,24 @@ maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *h
     return maildex__sql_error(db, sqlite3_reset(stmt), context);
 }
 
+maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
+                                    int64_t *value)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+    bool row;
+
+    *value = 0;
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, text, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot look up a row");
+    if (st == MAILDEX_STATUS_OK && row)
+        *value = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return st;
+}
+
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql)
 {
     int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);

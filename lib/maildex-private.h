@@ -63,6 +63,11 @@ maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const 
 maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *has_row,
                                    const char *context);
 
+/* Runs a cached statement with one text parameter and sets *value to the first column of its first
+ * row, or to 0 when there is none (message keys, thread and tag ids are never 0). */
+maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
+                                    int64_t *value);
+
 /* The revision this write transaction stamps on what it changes (bumping meta.revision on the
  * first call in a transaction). */
 maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision);

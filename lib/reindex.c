@@ -29,23 +29,6 @@ static maildex_status_t collect_ids(maildex_db_t *db, const char *query, GPtrArr
     return st;
 }
 
-static maildex_status_t key_of(maildex_db_t *db, const char *message_id, int64_t *key)
-{
-    sqlite3_stmt *stmt;
-    bool row;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_FIND, &stmt);
-
-    *key = 0;
-    if (st)
-        return st;
-    sqlite3_bind_text(stmt, 1, message_id, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot look up a message");
-    if (st == MAILDEX_STATUS_OK && row)
-        *key = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
-}
-
 /* Parses the first of the message's files that still reads as mail. */
 static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
                                        void *ctx, int64_t key,
@@ -85,7 +68,7 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
         void *local = talloc_new(NULL);
         struct maildex__parsed_message *m = NULL;
         int64_t key, new_key;
-        st = key_of(db, ids->pdata[i], &key);
+        st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, ids->pdata[i], &key);
         if (st == MAILDEX_STATUS_OK && key)
             st = parse_any_file(db, mime, local, key, &m);
         if (st == MAILDEX_STATUS_OK && m) {

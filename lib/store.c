@@ -45,23 +45,6 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
     return MAILDEX_STATUS_OK;
 }
 
-static maildex_status_t find_message(maildex_db_t *db, const char *message_id, int64_t *key)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_FIND, &stmt);
-    bool row;
-
-    *key = 0;
-    if (st)
-        return st;
-    sqlite3_bind_text(stmt, 1, message_id, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot look up a message");
-    if (st == MAILDEX_STATUS_OK && row)
-        *key = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
-}
-
 static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
                                     const struct maildex__file_ref *f)
 {
@@ -260,7 +243,7 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
                                     const struct maildex__add_options *opts, bool *added)
 {
     int64_t key;
-    maildex_status_t st = find_message(db, m->message_id, &key);
+    maildex_status_t st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, m->message_id, &key);
 
     *added = false;
     if (st)

@@ -7,24 +7,6 @@
 /* Threads one message can join at once; references beyond are still ghosted. */
 #define MAX_LINKED 64
 
-static maildex_status_t lookup_thread(maildex_db_t *db, maildex__stmt_id_t id, const char *msgid,
-                                      int64_t *thread)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, id, &stmt);
-    bool row;
-
-    *thread = 0;
-    if (st)
-        return st;
-    sqlite3_bind_text(stmt, 1, msgid, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot look up a thread");
-    if (st == MAILDEX_STATUS_OK && row)
-        *thread = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
-}
-
 static maildex_status_t run_id2(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b,
                                 const char *context)
 {
@@ -96,9 +78,9 @@ static maildex_status_t link_references(maildex_db_t *db, int64_t *found, size_t
 
     for (size_t i = 0; st == MAILDEX_STATUS_OK && references && references[i]; i++) {
         bool seen = false;
-        st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_MESSAGE, references[i], &t);
+        st = maildex__lookup_id(db, MAILDEX__STMT_THREAD_OF_MESSAGE, references[i], &t);
         if (st == MAILDEX_STATUS_OK && t == 0)
-            st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_GHOST, references[i], &t);
+            st = maildex__lookup_id(db, MAILDEX__STMT_THREAD_OF_GHOST, references[i], &t);
         for (size_t j = 0; j < nfound && t; j++)
             seen = seen || found[j] == t;
         if (t && !seen && nfound < MAX_LINKED)
@@ -120,7 +102,7 @@ static maildex_status_t link_references(maildex_db_t *db, int64_t *found, size_t
     }
     /* Ghosts for the references not in the store, so their messages join this thread later. */
     for (size_t i = 0; st == MAILDEX_STATUS_OK && references && references[i]; i++) {
-        st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_MESSAGE, references[i], &t);
+        st = maildex__lookup_id(db, MAILDEX__STMT_THREAD_OF_MESSAGE, references[i], &t);
         if (st == MAILDEX_STATUS_OK && t == 0)
             st = run_text_id(db, MAILDEX__STMT_GHOST_ADD, references[i], best, "cannot add a ghost");
     }
@@ -133,7 +115,7 @@ maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *m
 {
     int64_t found[MAX_LINKED], t;
     size_t nfound = 0;
-    maildex_status_t st = lookup_thread(db, MAILDEX__STMT_THREAD_OF_GHOST, message_id, &t);
+    maildex_status_t st = maildex__lookup_id(db, MAILDEX__STMT_THREAD_OF_GHOST, message_id, &t);
 
     *thread = 0;
     if (st == MAILDEX_STATUS_OK && t) {

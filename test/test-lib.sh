@@ -152,6 +152,67 @@ generate_message() {
     echo "$file"
 }
 
+# The three-message thread of notmuch-compat.md 2.2, written into $MAIL_DIR and indexed.
+add_lunch_corpus() {
+    mkdir -p "$MAIL_DIR/cur" "$MAIL_DIR/new"
+    cat > "$MAIL_DIR/cur/1:2,S" <<'EOF'
+From: Alice Example <alice@example.org>
+To: Bob <bob@example.com>
+Subject: Lunch plans
+Date: Mon, 01 Jan 2024 10:00:00 +0000
+Message-ID: <msg1@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: 8bit
+
+Shall we get lunch at the Café tomorrow?
+EOF
+    cat > "$MAIL_DIR/cur/2:2," <<'EOF'
+From: Bob <bob@example.com>
+To: Alice Example <alice@example.org>
+Cc: "Carol, C." <carol@example.net>
+Subject: Re: Lunch plans
+Date: Mon, 01 Jan 2024 11:00:00 +0000
+Message-ID: <msg2@example.com>
+In-Reply-To: <msg1@example.org>
+MIME-Version: 1.0
+Content-Type: multipart/alternative; boundary="alt"
+
+--alt
+Content-Type: text/plain; charset=us-ascii
+
+Sure works for me, planning ahead.
+--alt
+Content-Type: text/html; charset=us-ascii
+
+<p>Sure works for me, planning ahead.</p>
+--alt--
+EOF
+    cat > "$MAIL_DIR/new/3" <<'EOF'
+From: Carol <carol@example.net>
+To: Alice Example <alice@example.org>
+Subject: Re: Lunch plans
+Date: Mon, 01 Jan 2024 12:30:00 +0000
+Message-ID: <msg3@example.net>
+References: <msg1@example.org> <msg2@example.com>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="mix"
+
+--mix
+Content-Type: text/plain; charset=us-ascii
+
+Here is the menu.
+--mix
+Content-Type: application/pdf
+Content-Disposition: attachment; filename="menu.pdf"
+Content-Transfer-Encoding: base64
+
+JVBERi0xLjQKJSBmYWtlCg==
+--mix--
+EOF
+    maildex new > /dev/null
+}
+
 # Prints the store as sorted lines "message-id<TAB>tags<TAB>files<TAB>thread-size", read straight
 # from the database, so tests of `new` do not depend on the search commands.
 maildex_store_dump() {
