@@ -52,7 +52,10 @@ for name, needs in phases:
     if name == "first_index" and not (1000 < l.get("rss_kb", 0) < 4000000 and l.get("db_bytes", 0) > 100000
                                       and l.get("msgs_per_s", 0) > 0):
         print("%s: bad rss/size %s" % (name, l))
-    if name.startswith("search_") and not 0 < l.get("out_lines", 0) <= (50 if name.endswith("_l50") else 10000):
+    # The rare word (rank 8,000) is in a handful of messages at 1k and may be in none at 600: that
+    # phase only has to run here; every other search must find something.
+    least = 0 if name == "search_rare_word" else 1
+    if name.startswith("search_") and not least <= l.get("out_lines", 0) <= (50 if name.endswith("_l50") else 10000):
         print("%s: printed %s lines" % (name, l.get("out_lines")))
     if name == "count_all" and l.get("out_lines") != 1:
         print("count_all: printed %s lines" % l.get("out_lines"))
