@@ -396,7 +396,9 @@ static void record_mtimes(struct run *r)
     for (guint i = 0; i < dirs->len && r->st == MAILDEX_STATUS_OK; i++) {
         struct maildex__scan_dir *d = dirs->pdata[i];
         sqlite3_stmt *stmt;
-        if (d->id <= 0 || g_hash_table_contains(r->unsafe_dirs, d))
+        /* An unlisted directory's recorded mtime is still right: rewriting it would make every
+         * no-op `new` a write transaction (and a checkpoint). */
+        if (d->id <= 0 || !d->listed || g_hash_table_contains(r->unsafe_dirs, d))
             continue;
         r->st = maildex__stmt(r->db, MAILDEX__STMT_DIR_SET_MTIME, &stmt);
         if (r->st)
@@ -425,6 +427,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     struct maildex__scan_options scan_opts = {opts->ignore, opts->full_scan, opts->warning,
                                               opts->data};
     struct run r = {0};
+    sqlite3_int64 changes_before;
 
     if (stats == NULL)
         stats = &local_stats;
@@ -450,6 +453,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     build_rename_index(&r);
     uv_loop_init(&r.loop);
 
+    changes_before = sqlite3_total_changes64(db->sql);
     r.st = maildex__begin(db);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = create_directories(&r);
@@ -463,6 +467,10 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
         r.st = commit_batch(&r, false);
     else
         maildex__rollback(db);
+    /* Leave an empty WAL behind: every later reader (each search is a new process) would otherwise
+     * find and index the frames of this run. Readers holding the WAL make this a no-op. */
+    if (r.st == MAILDEX_STATUS_OK && sqlite3_total_changes64(db->sql) != changes_before)
+        sqlite3_exec(db->sql, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
     if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
         r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                               "interrupted: what was indexed so far is saved");

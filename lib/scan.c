@@ -284,6 +284,7 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
     gpointer key, value;
 
     d->fresh = g_hash_table_size(files) == 0;
+    d->listed = true;
     w->scan->listed++;
     for (guint i = 0; i < entries->len && w->st == MAILDEX_STATUS_OK; i++) {
         struct entry *e = &g_array_index(entries, struct entry, i);

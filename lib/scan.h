@@ -18,6 +18,7 @@ struct maildex__scan_dir {
     int64_t fs_mtime;    /* st_mtim in nanoseconds */
     bool record_mtime;   /* listed, and its mtime is old enough to trust (notmuch's rule) */
     bool fresh;          /* no files in the database: every regular file in it is new */
+    bool listed;         /* its mtime changed (or a full scan): listed and diffed this run */
     GPtrArray *new_names; /* names new to a directory that had files (owned by scan->names) */
 };
 
