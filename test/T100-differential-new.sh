@@ -9,47 +9,7 @@
 # again, and everything is compared again. A failure prints the first 20 differing lines.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
-NOTMUCH=${NOTMUCH:-$(command -v notmuch || true)}
-if [ -z "$NOTMUCH" ] || ! [ -x "$NOTMUCH" ]; then
-    echo "1..0 # SKIP notmuch is not installed"
-    exit 0
-fi
-
-# The real corpus: a copy in the tree if there is one, else the shared one beside the repository.
-REAL_CORPUS=
-for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real" "$srcdir/../shared/corpora/real"; do
-    if [ -n "$d" ] && [ -d "$d" ]; then
-        REAL_CORPUS=$d
-        break
-    fi
-done
-
-# Both tools get the same settings: new.tags=unread;inbox;, nothing excluded, flags synchronised,
-# and each ignores the other's database directory.
-write_config() {
-    cat > "$1" <<CONFIG
-[database]
-path=$MAIL_DIR
-
-[user]
-name=Notmuch Test Suite
-primary_email=test_suite@notmuchmail.org
-
-[new]
-tags=unread;inbox;
-ignore=.maildex;.notmuch;
-
-[search]
-exclude_tags=
-
-[maildir]
-synchronize_flags=true
-CONFIG
-}
-NOTMUCH_CONFIG=$TMP_DIRECTORY/notmuch-config
-export NOTMUCH_CONFIG
-write_config "$NOTMUCH_CONFIG"
-write_config "$MAILDEX_CONFIG"
+differential_setup ""
 
 # dump.py TOOL OUTDIR: reads a whole store through TOOL's command line into sorted text files, one
 # per comparison. Strings are written as JSON (ASCII-escaped), so odd bytes and spaces compare

@@ -19,47 +19,9 @@
 # skipped, each by its exact text.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
-NOTMUCH=${NOTMUCH:-$(command -v notmuch || true)}
-if [ -z "$NOTMUCH" ] || ! [ -x "$NOTMUCH" ]; then
-    echo "1..0 # SKIP notmuch is not installed"
-    exit 0
-fi
-
-REAL_CORPUS=
-for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real" "$srcdir/../shared/corpora/real"; do
-    if [ -n "$d" ] && [ -d "$d" ]; then
-        REAL_CORPUS=$d
-        break
-    fi
-done
-
-write_config() {
-    cat > "$1" <<CONFIG
-[database]
-path=$MAIL_DIR
-
-[user]
-name=Notmuch Test Suite
-primary_email=test_suite@notmuchmail.org
-
-[new]
-tags=unread;inbox;
-ignore=.maildex;.notmuch;
-
-[search]
-exclude_tags=draft;
-
-[maildir]
-synchronize_flags=true
-
+differential_setup "draft;" '
 [query]
-flaggedplans=tag:flagged and plan
-CONFIG
-}
-NOTMUCH_CONFIG=$TMP_DIRECTORY/notmuch-config
-export NOTMUCH_CONFIG
-write_config "$NOTMUCH_CONFIG"
-write_config "$MAILDEX_CONFIG"
+flaggedplans=tag:flagged and plan'
 
 # copy_corpus SRC DST: copies the real corpus (not its MANIFEST.tsv, SOURCES.md, LICENSES) writable,
 # creating each directory's entries in name order before going down. notmuch reads a directory it has

@@ -213,6 +213,48 @@ EOF
     maildex new > /dev/null
 }
 
+# For the differential tests: skips the script when the real notmuch is missing; sets REAL_CORPUS to
+# the corpus of real odd messages (a copy in the tree, else ../shared beside the repository, else
+# empty); and writes the same config for notmuch and maildex ($NOTMUCH_CONFIG, $MAILDEX_CONFIG), with
+# the search.exclude_tags and extra lines the script passes.
+differential_setup() {
+    NOTMUCH=${NOTMUCH:-$(command -v notmuch || true)}
+    if [ -z "$NOTMUCH" ] || ! [ -x "$NOTMUCH" ]; then
+        echo "1..0 # SKIP notmuch is not installed"
+        exit 0
+    fi
+    REAL_CORPUS=
+    for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real" "$srcdir/../shared/corpora/real"; do
+        if [ -n "$d" ] && [ -d "$d" ]; then
+            REAL_CORPUS=$d
+            break
+        fi
+    done
+    NOTMUCH_CONFIG=$TMP_DIRECTORY/notmuch-config
+    export NOTMUCH NOTMUCH_CONFIG
+    for cfg in "$NOTMUCH_CONFIG" "$MAILDEX_CONFIG"; do
+        cat > "$cfg" <<CONFIG
+[database]
+path=$MAIL_DIR
+
+[user]
+name=Notmuch Test Suite
+primary_email=test_suite@notmuchmail.org
+
+[new]
+tags=unread;inbox;
+ignore=.maildex;.notmuch;
+
+[search]
+exclude_tags=$1
+
+[maildir]
+synchronize_flags=true
+${2:-}
+CONFIG
+    done
+}
+
 # Prints the store as sorted lines "message-id<TAB>tags<TAB>files<TAB>thread-size", read straight
 # from the database, so tests of `new` do not depend on the search commands.
 maildex_store_dump() {
