@@ -283,6 +283,11 @@ static gint compare_dir_indices(gconstpointer a, gconstpointer b)
 {
     const struct maildex__scan_dir *da = dirs_for_sort->pdata[*(const guint *) a];
     const struct maildex__scan_dir *db = dirs_for_sort->pdata[*(const guint *) b];
+    const struct maildex__scan_dir *parent = dirs_for_sort->pdata[da->parent];
+
+    /* Siblings in notmuch's order: inode order under a directory new to the database. */
+    if (parent->was_new && da->ino != db->ino)
+        return da->ino < db->ino ? -1 : 1;
     return strcmp(da->path, db->path);
 }
 

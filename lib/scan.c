@@ -344,6 +344,7 @@ static void walk_one(struct walk *w, int64_t index)
     time_t now = time(NULL);
 
     find_dir(w, d, &db_mtime);
+    d->was_new = d->id == 0;
     if (stat(abs, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         if (d->id) /* gone since the database saw it (or since the parent was listed) */
             remove_dir_tree(w, d->id);
@@ -363,6 +364,7 @@ static void walk_one(struct walk *w, int64_t index)
         return;
     }
     g_hash_table_add(w->visited, g_strdup(loop_key));
+    d->ino = (uint64_t) sb.st_ino;
     d->fs_mtime = mtime_ns(&sb);
     /* notmuch's rule: an mtime in the current second may be followed by more changes in the same
      * second, so it is not recorded and the directory is listed again next time. */
@@ -400,12 +402,24 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
     return MAILDEX_STATUS_OK;
 }
 
+struct named_inode {
+    uint64_t ino;
+    const char *name;
+};
+
+static gint compare_inodes(gconstpointer a, gconstpointer b)
+{
+    const struct named_inode *x = a, *y = b;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
 void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_root,
                           const struct maildex__scan_dir *dir, GStringChunk *chunk,
                           GPtrArray *names)
 {
     char *abs = maildex__scan_full_path(NULL, mail_root, dir->path, NULL);
     DIR *dh = abs ? opendir(abs) : NULL;
+    GArray *found = g_array_new(FALSE, FALSE, sizeof(struct named_inode));
     struct dirent *de;
 
     while (dh && (de = readdir(dh)) != NULL) {
@@ -415,12 +429,22 @@ void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_roo
             type = fstatat(dirfd(dh), de->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode) ? DT_REG
                                                                                      : DT_UNKNOWN;
         }
-        if (type == DT_REG && !ignored(scan, dir->path, de->d_name))
-            g_ptr_array_add(names, g_string_chunk_insert(chunk, de->d_name));
+        if (type == DT_REG && !ignored(scan, dir->path, de->d_name)) {
+            struct named_inode e = {(uint64_t) de->d_ino, g_string_chunk_insert(chunk, de->d_name)};
+            g_array_append_val(found, e);
+        }
     }
     if (dh)
         closedir(dh);
-    g_ptr_array_sort(names, compare_names);
+    /* notmuch's order, so that the first copy of a duplicate is the same file: inode order in a
+     * directory new to the database, name order in a known one. */
+    if (dir->was_new)
+        g_array_sort(found, compare_inodes);
+    for (guint i = 0; i < found->len; i++)
+        g_ptr_array_add(names, (gpointer) g_array_index(found, struct named_inode, i).name);
+    if (!dir->was_new)
+        g_ptr_array_sort(names, compare_names);
+    g_array_free(found, TRUE);
     talloc_free(abs);
 }
 

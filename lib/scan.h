@@ -19,6 +19,8 @@ struct maildex__scan_dir {
     bool record_mtime;   /* listed, and its mtime is old enough to trust (notmuch's rule) */
     bool fresh;          /* no files in the database: every regular file in it is new */
     bool listed;         /* its mtime changed (or a full scan): listed and diffed this run */
+    bool was_new;        /* not in the database when the walk found it */
+    uint64_t ino;        /* st_ino: notmuch walks a new directory's entries in inode order */
     GPtrArray *new_names; /* names new to a directory that had files (owned by scan->names) */
 };
 
