@@ -104,6 +104,20 @@ maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *h
     return maildex__sql_error(db, sqlite3_reset(stmt), context);
 }
 
+maildex_status_t maildex__run_ids(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b,
+                                  const char *context)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, a);
+    if (sqlite3_bind_parameter_count(stmt) >= 2)
+        sqlite3_bind_int64(stmt, 2, b);
+    return maildex__step_done(db, stmt, context);
+}
+
 maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
                                     int64_t *value)
 {

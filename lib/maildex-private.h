@@ -63,6 +63,11 @@ maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const 
 maildex_status_t maildex__step_row(maildex_db_t *db, sqlite3_stmt *stmt, bool *has_row,
                                    const char *context);
 
+/* Runs a cached statement that takes integer parameters: a is bound to ?1 and b to ?2 when the
+ * statement has them. Returns OK or the error recorded with context. */
+maildex_status_t maildex__run_ids(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b,
+                                  const char *context);
+
 /* Runs a cached statement with one text parameter and sets *value to the first column of its first
  * row, or to 0 when there is none (message keys, thread and tag ids are never 0). */
 maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,

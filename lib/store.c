@@ -63,18 +63,6 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
     return maildex__step_done(db, stmt, "cannot record a file");
 }
 
-static maildex_status_t run_key(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
-                                const char *context)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, id, &stmt);
-
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, key);
-    return maildex__step_done(db, stmt, context);
-}
-
 enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, NCOLS };
 
 /* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
@@ -152,9 +140,9 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     sqlite3_reset(stmt);
     if (st || !row || !changed)
         goto done;
-    st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+    st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
-        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = insert_columns(db, key, merged);
 done:
@@ -294,18 +282,6 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
 }
 
 
-static maildex_status_t run_key2(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, id, &stmt);
-
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, a);
-    sqlite3_bind_int64(stmt, 2, b);
-    return maildex__step_done(db, stmt, "cannot move a message to its new date");
-}
-
 static maildex_status_t rekey(maildex_db_t *db, int64_t from, int64_t to)
 {
     static const maildex__stmt_id_t ids[] = {MAILDEX__STMT_REKEY_MESSAGE, MAILDEX__STMT_REKEY_FILES,
@@ -314,7 +290,7 @@ static maildex_status_t rekey(maildex_db_t *db, int64_t from, int64_t to)
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     for (size_t i = 0; i < sizeof ids / sizeof ids[0] && st == MAILDEX_STATUS_OK; i++)
-        st = run_key2(db, ids[i], from, to);
+        st = maildex__run_ids(db, ids[i], from, to, "cannot move a message to its new date");
     return st;
 }
 
@@ -358,9 +334,9 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st || !row)
         return st ? st : maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with key %lld",
                                         (long long) key);
-    st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+    st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
-        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK && date != m->date) {
         st = maildex__store_allocate_key(db, m->date, new_key);
         if (st == MAILDEX_STATUS_OK)
@@ -387,14 +363,14 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
     char *message_id = NULL;
     int64_t thread = 0;
     bool row;
-    maildex_status_t st = run_key(db, MAILDEX__STMT_FTS_DELETE, key, "cannot unindex a message");
+    maildex_status_t st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
 
     if (st == MAILDEX_STATUS_OK)
-        st = run_key(db, MAILDEX__STMT_TEXT_DELETE, key, "cannot unindex a message");
+        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_untag_all(db, key);
     if (st == MAILDEX_STATUS_OK)
-        st = run_key(db, MAILDEX__STMT_PROPERTIES_DELETE, key, "cannot delete properties");
+        st = maildex__run_ids(db, MAILDEX__STMT_PROPERTIES_DELETE, key, 0, "cannot delete properties");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_DELETE, &stmt);
     if (st)

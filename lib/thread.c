@@ -7,19 +7,6 @@
 /* Threads one message can join at once; references beyond are still ghosted. */
 #define MAX_LINKED 64
 
-static maildex_status_t run_id2(maildex_db_t *db, maildex__stmt_id_t id, int64_t a, int64_t b,
-                                const char *context)
-{
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, id, &stmt);
-
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, a);
-    sqlite3_bind_int64(stmt, 2, b);
-    return maildex__step_done(db, stmt, context);
-}
-
 static maildex_status_t run_text_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
                                     int64_t n, const char *context)
 {
@@ -58,13 +45,13 @@ static maildex_status_t merge(maildex_db_t *db, int64_t from, int64_t into)
     maildex_status_t st = thread_size(db, from, &size);
 
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_MOVE_MESSAGES, from, into, "cannot merge threads");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_MOVE_MESSAGES, from, into, "cannot merge threads");
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_MOVE_GHOSTS, from, into, "cannot merge threads");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_MOVE_GHOSTS, from, into, "cannot merge threads");
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_COUNT_ADD, into, size, "cannot merge threads");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_COUNT_ADD, into, size, "cannot merge threads");
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_DELETE, from, 0, "cannot merge threads");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_DELETE, from, 0, "cannot merge threads");
     return st;
 }
 
@@ -97,7 +84,7 @@ static maildex_status_t link_references(maildex_db_t *db, int64_t *found, size_t
         if (found[i] != best)
             st = merge(db, found[i], best);
     if (st == MAILDEX_STATUS_OK && best == 0) {
-        st = run_id2(db, MAILDEX__STMT_THREAD_CREATE, 0, 0, "cannot create a thread");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_CREATE, 0, 0, "cannot create a thread");
         best = sqlite3_last_insert_rowid(db->sql);
     }
     /* Ghosts for the references not in the store, so their messages join this thread later. */
@@ -125,7 +112,7 @@ maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *m
     if (st == MAILDEX_STATUS_OK)
         st = link_references(db, found, nfound, references, thread);
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_COUNT_ADD, *thread, 1, "cannot count a thread");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_COUNT_ADD, *thread, 1, "cannot count a thread");
     return st;
 }
 
@@ -139,7 +126,7 @@ maildex_status_t maildex__thread_message_removed(maildex_db_t *db, int64_t threa
                                                  const char *message_id)
 {
     int64_t size;
-    maildex_status_t st = run_id2(db, MAILDEX__STMT_THREAD_COUNT_ADD, thread, -1,
+    maildex_status_t st = maildex__run_ids(db, MAILDEX__STMT_THREAD_COUNT_ADD, thread, -1,
                                   "cannot count a thread");
 
     if (st == MAILDEX_STATUS_OK)
@@ -148,8 +135,8 @@ maildex_status_t maildex__thread_message_removed(maildex_db_t *db, int64_t threa
         return st;
     if (size > 0)
         return run_text_id(db, MAILDEX__STMT_GHOST_ADD, message_id, thread, "cannot add a ghost");
-    st = run_id2(db, MAILDEX__STMT_THREAD_DELETE_GHOSTS, thread, 0, "cannot drop ghosts");
+    st = maildex__run_ids(db, MAILDEX__STMT_THREAD_DELETE_GHOSTS, thread, 0, "cannot drop ghosts");
     if (st == MAILDEX_STATUS_OK)
-        st = run_id2(db, MAILDEX__STMT_THREAD_DELETE, thread, 0, "cannot drop a thread");
+        st = maildex__run_ids(db, MAILDEX__STMT_THREAD_DELETE, thread, 0, "cannot drop a thread");
     return st;
 }

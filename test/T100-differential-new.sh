@@ -152,33 +152,6 @@ compare_all() {
     compare "$1" message-tags "the tags of every message"
 }
 
-# copy_corpus SRC DST: copies the real corpus (not its MANIFEST.tsv, SOURCES.md, LICENSES) writable,
-# creating each directory's entries in name order before going down. notmuch reads a directory it has
-# not seen before in inode order, and inodes follow creation order, so both tools then meet the files
-# in the same order (name order, depth first) and the first file of a duplicate set - whose headers
-# give the message its date, From and Subject - does not depend on how the corpus was unpacked.
-copy_corpus() {
-    python3 - "$1" "$2" <<'PYTHON'
-import os, shutil, sys
-src, dst = (os.fsencode(a) for a in sys.argv[1:3])
-def copy(s, d, top):
-    os.makedirs(d, exist_ok=True)
-    below = []
-    for name in sorted(os.listdir(s)):
-        if top and name in (b"MANIFEST.tsv", b"SOURCES.md", b"LICENSES"):
-            continue
-        sp, dp = os.path.join(s, name), os.path.join(d, name)
-        if os.path.isdir(sp):
-            os.mkdir(dp)
-            below.append((sp, dp))
-        else:
-            shutil.copyfile(sp, dp)
-    for sp, dp in below:
-        copy(sp, dp, False)
-copy(src, dst, True)
-PYTHON
-}
-
 python3 "$srcdir/bench/gen" --count 5200 --seed 1 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
 if [ -n "$REAL_CORPUS" ]; then
     copy_corpus "$REAL_CORPUS" "$MAIL_DIR/real"

@@ -213,6 +213,33 @@ EOF
     maildex new > /dev/null
 }
 
+# copy_corpus SRC DST: copies the real corpus (not its MANIFEST.tsv, SOURCES.md, LICENSES) writable,
+# creating each directory's entries in name order before going down. Both tools read a directory
+# they have not seen before in inode order, which then mostly follows name order, so the first file
+# of a duplicate set - whose headers give the message its date, From and Subject - is the same for
+# both and stable from run to run.
+copy_corpus() {
+    python3 - "$1" "$2" <<'PYTHON'
+import os, shutil, sys
+src, dst = (os.fsencode(a) for a in sys.argv[1:3])
+def copy(s, d, top):
+    os.makedirs(d, exist_ok=True)
+    below = []
+    for name in sorted(os.listdir(s)):
+        if top and name in (b"MANIFEST.tsv", b"SOURCES.md", b"LICENSES"):
+            continue
+        sp, dp = os.path.join(s, name), os.path.join(d, name)
+        if os.path.isdir(sp):
+            os.mkdir(dp)
+            below.append((sp, dp))
+        else:
+            shutil.copyfile(sp, dp)
+    for sp, dp in below:
+        copy(sp, dp, False)
+copy(src, dst, True)
+PYTHON
+}
+
 # For the differential tests: skips the script when the real notmuch is missing; sets REAL_CORPUS to
 # the corpus of real odd messages (a copy in the tree, else ../shared beside the repository, else
 # empty); and writes the same config for notmuch and maildex ($NOTMUCH_CONFIG, $MAILDEX_CONFIG), with
