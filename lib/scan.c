@@ -162,25 +162,23 @@ static void remove_dir_tree(struct walk *w, int64_t dir_id)
     g_array_free(stack, TRUE);
 }
 
-/* The database's idea of a directory's files, for the diff: name -> removal candidate. */
-static GHashTable *known_files(struct walk *w, int64_t dir_id)
+/* A file the database has and the listing lacks: a removal, or half of a rename. Its size (the other
+ * half of the rename key) is read only now, so the diff itself reads nothing but the covering
+ * (directory, name) index. */
+static void add_removal(struct walk *w, int64_t file_id, const char *name)
 {
-    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    struct maildex__scan_removal r = {file_id, g_string_chunk_insert(w->scan->names, name), 0, false};
     sqlite3_stmt *stmt;
     bool row;
 
-    if (w->st || dir_id == 0 || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
-        return known;
-    sqlite3_bind_int64(stmt, 1, dir_id);
-    while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row) {
-        struct maildex__scan_removal *r = g_new0(struct maildex__scan_removal, 1);
-        r->file_id = sqlite3_column_int64(stmt, 0);
-        r->name = g_string_chunk_insert(w->scan->names, (const char *) sqlite3_column_text(stmt, 1));
-        r->size = sqlite3_column_int64(stmt, 2);
-        g_hash_table_insert(known, r->name, r);
-    }
+    if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_FILE_SIZE, &stmt)))
+        return;
+    sqlite3_bind_int64(stmt, 1, file_id);
+    w->st = maildex__step_row(w->db, stmt, &row, "cannot read a file's size");
+    if (w->st == MAILDEX_STATUS_OK && row)
+        r.size = sqlite3_column_int64(stmt, 0);
     sqlite3_reset(stmt);
-    return known;
+    g_array_append_val(w->scan->removals, r);
 }
 
 static GHashTable *known_subdirs(struct walk *w, int64_t dir_id)
@@ -273,21 +271,38 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
     return entries;
 }
 
-/* A changed (or new) directory: list it, diff files against the database, queue subdirectories. */
+/* Steps the database's name-ordered file list of a directory; *name is NULL at its end. */
+static void next_known(struct walk *w, sqlite3_stmt *stmt, const char **name)
+{
+    bool row = false;
+
+    *name = NULL;
+    if (stmt && !w->st && !(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row)
+        *name = (const char *) sqlite3_column_text(stmt, 1);
+}
+
+/* A changed (or new) directory: list it, diff files against the database, queue subdirectories.
+ * The listing and the database's files are both in byte order of name, so the diff is one merge:
+ * no per-file allocation or hashing for the tens of thousands of files a big folder keeps. */
 static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t index, const char *abs)
 {
     bool is_maildir;
     GArray *entries = list_dir(w, d->path, abs, &is_maildir);
-    GHashTable *files = known_files(w, d->id);
     GHashTable *subdirs = known_subdirs(w, d->id);
+    sqlite3_stmt *stmt = NULL;
+    const char *known = NULL;
     GHashTableIter it;
     gpointer key, value;
 
-    d->fresh = g_hash_table_size(files) == 0;
+    if (d->id != 0 && !w->st && !(w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
+        sqlite3_bind_int64(stmt, 1, d->id);
+    next_known(w, stmt, &known);
+    d->fresh = known == NULL;
     d->listed = true;
     w->scan->listed++;
     for (guint i = 0; i < entries->len && w->st == MAILDEX_STATUS_OK; i++) {
         struct entry *e = &g_array_index(entries, struct entry, i);
+        int cmp = 1;
         if (ignored(w->scan, d->path, e->name) || (e->is_dir && is_maildir && strcmp(e->name, "tmp") == 0))
             continue;
         if (e->is_dir) {
@@ -295,29 +310,34 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
             g_hash_table_remove(subdirs, path);
             add_dir(w, path, index);
             g_free(path);
-        } else if (g_hash_table_remove(files, e->name)) {
-            continue; /* known and still there */
-        } else {
-            if (!d->fresh) {
-                if (!d->new_names)
-                    d->new_names = g_ptr_array_new();
-                g_ptr_array_add(d->new_names, e->name);
-            }
-            w->scan->files_found++;
+            continue;
         }
+        while (known && (cmp = strcmp(known, e->name)) < 0) { /* in the database, gone from disk */
+            add_removal(w, sqlite3_column_int64(stmt, 0), known);
+            next_known(w, stmt, &known);
+        }
+        if (known && cmp == 0) { /* known and still there */
+            next_known(w, stmt, &known);
+            continue;
+        }
+        if (!d->fresh) {
+            if (!d->new_names)
+                d->new_names = g_ptr_array_new();
+            g_ptr_array_add(d->new_names, e->name);
+        }
+        w->scan->files_found++;
     }
-    /* What the database has and the disk no longer does. */
-    g_hash_table_iter_init(&it, files);
-    while (g_hash_table_iter_next(&it, &key, &value)) {
-        struct maildex__scan_removal *r = value;
-        g_array_append_val(w->scan->removals, *r);
+    while (known && w->st == MAILDEX_STATUS_OK) {
+        add_removal(w, sqlite3_column_int64(stmt, 0), known);
+        next_known(w, stmt, &known);
     }
+    if (stmt)
+        sqlite3_reset(stmt);
     g_hash_table_iter_init(&it, subdirs);
     while (g_hash_table_iter_next(&it, &key, &value) && w->st == MAILDEX_STATUS_OK)
         remove_dir_tree(w, *(int64_t *) value);
     g_array_free(entries, TRUE);
     g_hash_table_destroy(subdirs);
-    g_hash_table_destroy(files);
 }
 
 /* An unchanged directory: visit the subdirectories the database knows. */

@@ -81,7 +81,8 @@
     X(DIR_CHILDREN, "SELECT id, path FROM directories WHERE parent = ?1")                     \
     X(DIR_SET_MTIME, "UPDATE directories SET mtime = ?2 WHERE id = ?1")                       \
     X(DIR_DELETE, "DELETE FROM directories WHERE id = ?1")                                    \
-    X(DIR_FILES, "SELECT id, name, size FROM files WHERE directory = ?1 ORDER BY name")       \
+    X(DIR_FILES, "SELECT id, name FROM files WHERE directory = ?1 ORDER BY name")             \
+    X(FILE_SIZE, "SELECT size FROM files WHERE id = ?1")                                      \
     X(DIR_HAS_FILES, "SELECT 1 FROM files WHERE directory = ?1 LIMIT 1")                      \
     X(FOLDER_FIND, "SELECT id FROM folders WHERE name = ?1")                                  \
     X(FOLDER_INSERT, "INSERT INTO folders(name) VALUES (?1)")                                 \
