@@ -180,12 +180,58 @@ static maildex_status_t configure_connection(maildex_db_t *db)
          * process) recreates and rebuilds the shared-memory index before its first read. */
         sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
     }
+    /* No cache spill: a transaction's dirty pages go to the WAL once, at commit. With spilling, a
+     * sync pass over a 100k store (4,500 pages changed, more than the cache holds) wrote pages to
+     * the WAL again each time they were changed after a spill (18k writes instead of 9k). A batch
+     * of `new` is bounded (BATCH_FILES), so the cache it may grow to is too. */
     return maildex__exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
-                             "PRAGMA cache_size=-16000; PRAGMA temp_store=MEMORY");
+                             "PRAGMA cache_size=-16000; PRAGMA cache_spill=OFF;"
+                             "PRAGMA temp_store=MEMORY");
 }
+
+/* A writer killed mid-transaction leaves a hot rollback journal (or a WAL whose index must be
+ * rebuilt), which a read-only connection may not replay. SQLite repairs it on the first read of a
+ * read-write connection; after that the read-only open succeeds. Errors are left to the retry. */
+static bool needs_repair(int extended_rc)
+{
+    return extended_rc == SQLITE_READONLY_ROLLBACK || extended_rc == SQLITE_READONLY_RECOVERY ||
+           extended_rc == SQLITE_READONLY_CANTINIT;
+}
+
+static void repair_interrupted_write(const char *db_path)
+{
+    sqlite3 *sql = NULL;
+
+    if (sqlite3_open_v2(db_path, &sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
+        SQLITE_OK) {
+        sqlite3_busy_timeout(sql, MAILDEX_BUSY_TIMEOUT_MS);
+        sqlite3_exec(sql, "PRAGMA user_version", NULL, NULL, NULL);
+    }
+    sqlite3_close(sql);
+}
+
+static maildex_status_t open_once(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
+                                  maildex_db_t **out, char **error_message, int *extended_rc);
 
 maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
                                  maildex_db_t **out, char **error_message)
+{
+    int extended_rc = SQLITE_OK;
+    maildex_status_t st = open_once(db_path, mail_root, mode, out, error_message, &extended_rc);
+
+    if (st != MAILDEX_STATUS_OK && mode == MAILDEX_DB_READ_ONLY && needs_repair(extended_rc)) {
+        if (error_message) {
+            g_free(*error_message);
+            *error_message = NULL;
+        }
+        repair_interrupted_write(db_path);
+        st = open_once(db_path, mail_root, mode, out, error_message, &extended_rc);
+    }
+    return st;
+}
+
+static maildex_status_t open_once(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
+                                  maildex_db_t **out, char **error_message, int *extended_rc)
 {
     maildex_db_t *db = NULL;
     maildex_status_t st = MAILDEX_STATUS_OK;
@@ -235,6 +281,8 @@ maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, mai
 
 done:
     if (st != MAILDEX_STATUS_OK) {
+        if (db && db->sql)
+            *extended_rc = sqlite3_extended_errcode(db->sql);
         if (error_message && db && db->errmsg)
             *error_message = g_strdup_printf("%s%s", db->errmsg[0] ? "" : "cannot open database: ",
                                              db->errmsg[0] ? db->errmsg

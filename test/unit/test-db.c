@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char *db_file(const char *label)
@@ -275,6 +276,52 @@ TEST(second_writer_waits_then_reports_busy)
     maildex_db_close(a);
 }
 
+/* A writer killed inside a rollback-journal transaction (as `new` can be while it switches a new
+ * database to WAL) leaves a hot journal that a read-only connection cannot replay by itself. */
+TEST(read_only_open_repairs_an_interrupted_write)
+{
+    const char *path = db_file("hot");
+    maildex_db_t *db;
+    sqlite3 *sql;
+    pid_t pid;
+    int status;
+
+    ASSERT_EQ(sqlite3_open(path, &sql), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(sql, "CREATE TABLE x(a)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(sql);
+    pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) { /* the killed writer: dirty pages spill to the file, the journal stays hot */
+        if (sqlite3_open(path, &sql) != SQLITE_OK ||
+            sqlite3_exec(sql, "PRAGMA cache_size=1; BEGIN; WITH RECURSIVE n(i) AS (SELECT 1 UNION "
+                              "ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO x SELECT "
+                              "randomblob(1000) FROM n",
+                         NULL, NULL, NULL) != SQLITE_OK)
+            _exit(1);
+        _exit(0);
+    }
+    ASSERT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    {
+        char journal[4300];
+        struct stat sb;
+        snprintf(journal, sizeof journal, "%s-journal", path);
+        ASSERT(stat(journal, &sb) == 0 && sb.st_size > 0);
+    }
+    /* No schema was ever committed: the answer is "no database yet", not a write error. */
+    db = NULL;
+    {
+        char *err = NULL;
+        ASSERT_EQ(maildex_db_open(path, "/tmp", MAILDEX_DB_READ_ONLY, &db, &err),
+                  MAILDEX_STATUS_FILE_NOT_FOUND);
+        ASSERT(err != NULL && strstr(err, "readonly") == NULL);
+        free(err);
+    }
+    ASSERT(db == NULL);
+    db = open_or_fail(path, MAILDEX_DB_CREATE);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM x"), 0);
+    maildex_db_close(db);
+}
+
 TEST(close_accepts_null)
 {
     ASSERT_EQ(maildex_db_close(NULL), MAILDEX_STATUS_OK);
@@ -292,4 +339,5 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                                           TEST_ENTRY(transactions_nest_and_revision_bumps)
                                               TEST_ENTRY(read_only_handle_refuses_writes)
                                                   TEST_ENTRY(second_writer_waits_then_reports_busy)
-                                                      TEST_ENTRY(close_accepts_null))
+                                                      TEST_ENTRY(read_only_open_repairs_an_interrupted_write)
+                                                          TEST_ENTRY(close_accepts_null))
