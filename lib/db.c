@@ -165,7 +165,7 @@ static maildex_status_t configure_connection(maildex_db_t *db)
 
     sqlite3_extended_result_codes(db->sql, 1);
     sqlite3_busy_timeout(db->sql, MAILDEX_BUSY_TIMEOUT_MS);
-    rc = maildex__fts_tokenizer_register(db->sql);
+    rc = maildex__fts_tokenizer_register(db->sql, &db->fts);
     if (rc != SQLITE_OK)
         return maildex__sql_error(db, rc, "cannot register the full-text tokenizer");
     /* WAL: readers (Emacs, scripts) never wait for `new`, and `new` never waits for them. NORMAL

@@ -7,7 +7,14 @@
  * same input must always produce the same tokens. It must not keep state between xTokenize calls other than
  * the stemmer and its cache (a pure function of the token, so it cannot change the output); both are not
  * thread-safe and so belong to one tokenizer instance (FTS5 makes one per table per connection, used by one
- * thread at a time). */
+ * thread at a time).
+ *
+ * Tokenizing is a fifth of the writer thread's time, so the indexer records each document's tokens on
+ * its parse threads (a recorder: a standalone instance made with the very arguments FTS5 gave this
+ * table's tokenizer) and the writer's instance replays them when FTS5 asks it to tokenize text that is
+ * byte for byte the text recorded. Anything else -- deletes, merges of duplicate copies, a recorder
+ * that failed -- is tokenized here as before, so a replay can never index tokens the text would not
+ * give. */
 #include "fts-tokenizer.h"
 
 #include <libstemmer.h>
@@ -26,8 +33,36 @@ struct stem_slot {
     char stem[MAILDEX_FTS_MAX_STEM_BYTES];
 };
 
+/* One text's tokens as the document tokenizer emits them, recorded for a replay. */
+struct recorded_token {
+    int tflags, start, end, len;
+    size_t offset; /* in the bytes array */
+};
+
+struct maildex__fts_tokens {
+    const char *text; /* the text recorded (the caller keeps it alive) */
+    int ntext;
+    struct recorded_token *tokens;
+    size_t count, allocated;
+    char *bytes;
+    size_t used, size;
+};
+
+/* Per connection (the tokenizer's user data): what standalone instances need, and the documents
+ * the writer is about to insert with their recorded tokens. */
+struct maildex__fts_shared {
+    fts5_api *api;
+    fts5_tokenizer unicode61;
+    void *unicode61_user;
+    const char **args;  /* the table's tokenizer arguments, once FTS5 has created an instance */
+    int nargs;
+    struct maildex__fts_tokens *const *replay;
+    int replay_count;
+};
+
 /* One tokenizer instance: the wrapped unicode61 instance and this instance's stemmer and cache. */
 struct fts_tokenizer {
+    struct maildex__fts_shared *shared;
     fts5_tokenizer inner_methods;
     Fts5Tokenizer *inner;
     struct sb_stemmer *stemmer;
@@ -170,6 +205,29 @@ static int emit_shifted(void *p, int tflags, const char *t, int n, int start, in
     return c->xToken(c->fts_ctx, tflags, t, n, start + c->offset, end + c->offset);
 }
 
+/* The recorded tokens of exactly this text, if the writer registered some. */
+static const struct maildex__fts_tokens *find_replay(const struct maildex__fts_shared *sh,
+                                                     const char *text, int ntext)
+{
+    for (int i = 0; i < sh->replay_count; i++) {
+        const struct maildex__fts_tokens *r = sh->replay[i];
+        if (r && r->ntext == ntext && (r->text == text || memcmp(r->text, text, (size_t) ntext) == 0))
+            return r;
+    }
+    return NULL;
+}
+
+static int replay(const struct maildex__fts_tokens *rec, void *fts_ctx, token_fn xToken)
+{
+    int rc = SQLITE_OK;
+
+    for (size_t i = 0; i < rec->count && rc == SQLITE_OK; i++) {
+        const struct recorded_token *t = &rec->tokens[i];
+        rc = xToken(fts_ctx, t->tflags, rec->bytes + t->offset, t->len, t->start, t->end);
+    }
+    return rc;
+}
+
 static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *text, int ntext,
                         token_fn xToken)
 {
@@ -179,6 +237,10 @@ static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *
     token_fn fn;
 
     if (flags & FTS5_TOKENIZE_DOCUMENT) {
+        const struct maildex__fts_tokens *recorded = tok->shared ? find_replay(tok->shared, text, ntext)
+                                                                 : NULL;
+        if (recorded)
+            return replay(recorded, fts_ctx, xToken);
         fn = emit_document;
     } else if ((flags & FTS5_TOKENIZE_QUERY) && marked) {
         /* A stemmed prefix ("\x01plan"*) would only add stems that start with "plan"; exact prefixes
@@ -227,11 +289,11 @@ static const char **inner_args(void *ctx, const char **argv, int argc, int *nout
     return args;
 }
 
-static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **out)
+/* A tokenizer instance over unicode61 with the table's arguments argv. */
+static int make_instance(struct maildex__fts_shared *sh, const char **argv, int argc,
+                         struct fts_tokenizer **out)
 {
-    fts5_api *api = user;
     struct fts_tokenizer *tok = talloc_zero(NULL, struct fts_tokenizer);
-    void *inner_user = NULL;
     const char **args;
     int rc = SQLITE_NOMEM, nargs = 0;
 
@@ -242,19 +304,17 @@ static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **o
     tok->stemmer = sb_stemmer_new("english", "UTF_8");
     if (!tok->stemmer)
         goto done;
-    rc = api->xFindTokenizer(api, "unicode61", &inner_user, &tok->inner_methods);
-    if (rc != SQLITE_OK)
-        goto done;
+    tok->inner_methods = sh->unicode61;
     rc = SQLITE_ERROR;
     args = inner_args(tok, argv, argc, &nargs);
     if (!args)
         goto done;
-    rc = tok->inner_methods.xCreate(inner_user, args, nargs, &tok->inner);
+    rc = tok->inner_methods.xCreate(sh->unicode61_user, args, nargs, &tok->inner);
     talloc_free(args);
     if (rc != SQLITE_OK)
         tok->inner = NULL; /* unicode61 cleans up after itself */
     if (rc == SQLITE_OK) {
-        *out = (Fts5Tokenizer *) tok;
+        *out = tok;
         tok = NULL;
     }
 done:
@@ -262,16 +322,144 @@ done:
     return rc;
 }
 
-int maildex__fts_tokenizer_register(sqlite3 *db)
+static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **out)
+{
+    struct maildex__fts_shared *sh = user;
+    struct fts_tokenizer *tok = NULL;
+    int rc = make_instance(sh, argv, argc, &tok);
+
+    *out = (Fts5Tokenizer *) tok;
+    if (rc != SQLITE_OK)
+        return rc;
+    tok->shared = sh;
+    /* Recorders must tokenize as this table does: keep its arguments (the first table wins; the
+     * schema has one). */
+    if (sh->args == NULL) {
+        const char **args = talloc_array(sh, const char *, (size_t) argc + 1);
+        for (int i = 0; args && i < argc; i++)
+            if ((args[i] = talloc_strdup(args, argv[i])) == NULL) {
+                talloc_free(args);
+                args = NULL;
+            }
+        if (args) {
+            sh->args = args;
+            sh->nargs = argc;
+        }
+    }
+    return SQLITE_OK;
+}
+
+static void shared_destroy(void *p)
+{
+    talloc_free(p);
+}
+
+int maildex__fts_tokenizer_register(sqlite3 *db, struct maildex__fts_shared **out)
 {
     static fts5_tokenizer methods = {fts_create, fts_delete, fts_tokenize};
     fts5_api *api = fts5_api_from_db(db);
+    struct maildex__fts_shared *sh;
+    int rc;
 
+    if (out)
+        *out = NULL;
     /* xFindTokenizer and the v2 layout we rely on appeared in iVersion 2. */
     if (!api || api->iVersion < 2)
         return SQLITE_ERROR;
-    /* The api pointer lives as long as the connection, and so does every tokenizer made from it. */
-    return api->xCreateTokenizer(api, MAILDEX_FTS_TOKENIZER_NAME, api, &methods, NULL);
+    sh = talloc_zero(NULL, struct maildex__fts_shared);
+    if (!sh)
+        return SQLITE_NOMEM;
+    sh->api = api;
+    rc = api->xFindTokenizer(api, "unicode61", &sh->unicode61_user, &sh->unicode61);
+    if (rc != SQLITE_OK) {
+        talloc_free(sh);
+        return rc;
+    }
+    /* sh lives as long as the connection (SQLite calls shared_destroy when it closes), and so does
+     * every tokenizer made from it. */
+    rc = api->xCreateTokenizer(api, MAILDEX_FTS_TOKENIZER_NAME, sh, &methods, shared_destroy);
+    if (rc == SQLITE_OK && out)
+        *out = sh;
+    return rc;
+}
+
+/* ---- recording on other threads, replaying on the writer's --------------------------------------- */
+
+struct maildex__fts_recorder *maildex__fts_recorder_new(struct maildex__fts_shared *sh)
+{
+    struct fts_tokenizer *tok = NULL;
+
+    if (sh == NULL || sh->args == NULL)
+        return NULL;
+    if (make_instance(sh, sh->args, sh->nargs, &tok) != SQLITE_OK)
+        return NULL;
+    return (struct maildex__fts_recorder *) tok;
+}
+
+void maildex__fts_recorder_free(struct maildex__fts_recorder *rec)
+{
+    talloc_free(rec);
+}
+
+static int grow(void *ctx, void **array, size_t *allocated, size_t need, size_t elem)
+{
+    size_t n = *allocated ? *allocated : 64;
+    void *bigger;
+
+    if (need <= *allocated)
+        return SQLITE_OK;
+    while (n < need)
+        n *= 2;
+    bigger = talloc_realloc_size(ctx, *array, n * elem);
+    if (!bigger)
+        return SQLITE_NOMEM;
+    *array = bigger;
+    *allocated = n;
+    return SQLITE_OK;
+}
+
+static int record_token(void *p, int tflags, const char *t, int n, int start, int end)
+{
+    struct maildex__fts_tokens *rec = p;
+    struct recorded_token *tok;
+
+    if (n < 0 ||
+        grow(rec, (void **) &rec->tokens, &rec->allocated, rec->count + 1, sizeof *rec->tokens) ||
+        grow(rec, (void **) &rec->bytes, &rec->size, rec->used + (size_t) n + 1, 1))
+        return SQLITE_NOMEM;
+    tok = &rec->tokens[rec->count++];
+    *tok = (struct recorded_token){tflags, start, end, n, rec->used};
+    memcpy(rec->bytes + rec->used, t, (size_t) n);
+    rec->used += (size_t) n;
+    return SQLITE_OK;
+}
+
+struct maildex__fts_tokens *maildex__fts_record(void *ctx, struct maildex__fts_recorder *recorder,
+                                                const char *text)
+{
+    struct maildex__fts_tokens *rec = talloc_zero(ctx, struct maildex__fts_tokens);
+    struct fts_tokenizer *tok = (struct fts_tokenizer *) recorder;
+
+    if (rec == NULL || tok == NULL || text == NULL)
+        goto fail;
+    rec->text = text;
+    rec->ntext = (int) strlen(text);
+    if (fts_tokenize((Fts5Tokenizer *) tok, rec, FTS5_TOKENIZE_DOCUMENT, text, rec->ntext,
+                     record_token) != SQLITE_OK)
+        goto fail;
+    return rec;
+fail:
+    talloc_free(rec);
+    return NULL;
+}
+
+void maildex__fts_replay_set(struct maildex__fts_shared *sh, struct maildex__fts_tokens *const *tokens,
+                             int count)
+{
+    if (sh == NULL)
+        return;
+    sh->replay = tokens;
+    sh->replay_count = count;
 }
 
 /* Builds '"' + [marker] + text (quotes doubled, markers blanked) + '"' + tail. */

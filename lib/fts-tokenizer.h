@@ -45,10 +45,36 @@
  * skips words over 64 bytes altogether). */
 #define MAILDEX_FTS_MAX_STEM_BYTES 64
 
+/* Per-connection tokenizer state (owned by the connection). */
+struct maildex__fts_shared;
+
 /* Registers the "maildex" tokenizer on db. Call once per connection, before any statement touches an FTS5
- * table that uses it. Returns SQLITE_OK, or an SQLite error code (SQLITE_ERROR when the SQLite library has
+ * table that uses it. Sets *out (when out is not NULL) to the connection's tokenizer state, valid until the
+ * connection closes. Returns SQLITE_OK, or an SQLite error code (SQLITE_ERROR when the SQLite library has
  * no FTS5); the message is left in sqlite3_errmsg(db) where SQLite set one. */
-int maildex__fts_tokenizer_register(sqlite3 *db);
+int maildex__fts_tokenizer_register(sqlite3 *db, struct maildex__fts_shared **out);
+
+/* Recording a document's tokens on another thread, so the writer only replays them.
+ *
+ * A recorder is a document tokenizer configured exactly as the FTS5 table's own (NULL until FTS5 has
+ * created that tokenizer on the connection, i.e. until the table was first used, or when memory runs
+ * out). maildex__fts_recorder_new reads the connection's state but not the connection: call it on any
+ * thread once the table has been used. A recorder is used by one thread at a time.
+ *
+ * maildex__fts_record returns text's tokens allocated on ctx, or NULL on failure (the insert then
+ * tokenizes as usual). The recording points at text, which must outlive it.
+ *
+ * maildex__fts_replay_set (writer thread) registers the recordings of the row about to be inserted
+ * (entries may be NULL); while registered, a document tokenization of a text equal byte for byte to a
+ * recorded one replays that recording. Clear it with count 0 right after the insert. */
+struct maildex__fts_recorder;
+struct maildex__fts_tokens;
+struct maildex__fts_recorder *maildex__fts_recorder_new(struct maildex__fts_shared *shared);
+void maildex__fts_recorder_free(struct maildex__fts_recorder *recorder);
+struct maildex__fts_tokens *maildex__fts_record(void *ctx, struct maildex__fts_recorder *recorder,
+                                                const char *text);
+void maildex__fts_replay_set(struct maildex__fts_shared *shared,
+                             struct maildex__fts_tokens *const *tokens, int count);
 
 /* Returns text as an FTS5 string literal: wrapped in double quotes, each '"' doubled, and any "\x01" byte
  * replaced by a space so that user text can never ask for stemming (unicode61 treats both as separators).

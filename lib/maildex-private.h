@@ -23,6 +23,7 @@ struct maildex_db {
     int64_t revision;                     /* ... to this value */
     void *tag_ids;                        /* GHashTable name -> id (tags.c) */
     void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
+    struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
 };
 
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */

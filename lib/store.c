@@ -78,12 +78,37 @@ static void message_columns(void *ctx, const struct maildex__parsed_message *m,
     cols[COL_MIMETYPE] = m->mime_types;
 }
 
-/* The same text goes to fts_text (kept for exact deletes) and to the index. */
-static maildex_status_t insert_columns(maildex_db_t *db, int64_t key, const char *const cols[NCOLS])
+_Static_assert(NCOLS == MAILDEX__TEXT_COLUMNS, "store.h's column count");
+
+struct maildex__store_text *maildex__store_text_prepare(void *ctx,
+                                                        const struct maildex__parsed_message *m,
+                                                        struct maildex__fts_recorder *recorder)
+{
+    struct maildex__store_text *text = talloc_zero(ctx, struct maildex__store_text);
+
+    if (text == NULL)
+        return NULL;
+    message_columns(text, m, text->cols);
+    if (text->cols[COL_TO] == NULL) {
+        talloc_free(text);
+        return NULL;
+    }
+    for (int c = 0; recorder && c < NCOLS; c++)
+        text->tokens[c] = maildex__fts_record(text, recorder, text->cols[c]);
+    return text;
+}
+
+/* The same text goes to fts_text (kept for exact deletes) and to the index; tokens, when recorded,
+ * spare this thread the tokenizing. */
+static maildex_status_t insert_columns(maildex_db_t *db, int64_t key, const char *const cols[NCOLS],
+                                       struct maildex__fts_tokens *const tokens[NCOLS])
 {
     static const maildex__stmt_id_t ids[2] = {MAILDEX__STMT_TEXT_INSERT, MAILDEX__STMT_FTS_INSERT};
     maildex_status_t st = MAILDEX_STATUS_OK;
+    const char *bound[NCOLS];
 
+    for (int c = 0; c < NCOLS; c++)
+        bound[c] = cols[c] ? cols[c] : "";
     for (int i = 0; i < 2 && st == MAILDEX_STATUS_OK; i++) {
         sqlite3_stmt *stmt;
         st = maildex__stmt(db, ids[i], &stmt);
@@ -91,22 +116,27 @@ static maildex_status_t insert_columns(maildex_db_t *db, int64_t key, const char
             break;
         sqlite3_bind_int64(stmt, 1, key);
         for (int c = 0; c < NCOLS; c++)
-            sqlite3_bind_text(stmt, c + 2, cols[c] ? cols[c] : "", -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, c + 2, bound[c], -1, SQLITE_STATIC);
+        if (ids[i] == MAILDEX__STMT_FTS_INSERT && tokens)
+            maildex__fts_replay_set(db->fts, tokens, NCOLS);
         st = maildex__step_done(db, stmt, "cannot index a message's text");
+        maildex__fts_replay_set(db->fts, NULL, 0);
     }
     return st;
 }
 
 static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
-                                    const struct maildex__parsed_message *m)
+                                    const struct maildex__parsed_message *m,
+                                    const struct maildex__store_text *prepared)
 {
-    void *local = talloc_new(NULL);
-    const char *cols[NCOLS];
+    struct maildex__store_text *built = NULL;
     maildex_status_t st;
 
-    message_columns(local, m, cols);
-    st = cols[COL_TO] ? insert_columns(db, key, cols) : MAILDEX_STATUS_NO_MEMORY;
-    talloc_free(local);
+    if (prepared == NULL)
+        prepared = built = maildex__store_text_prepare(NULL, m, NULL);
+    st = prepared ? insert_columns(db, key, prepared->cols, prepared->tokens)
+                  : MAILDEX_STATUS_NO_MEMORY;
+    talloc_free(built);
     return st;
 }
 
@@ -144,7 +174,7 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
-        st = insert_columns(db, key, merged);
+        st = insert_columns(db, key, merged, NULL);
 done:
     talloc_free(local);
     return st;
@@ -166,7 +196,7 @@ static maildex_status_t add_structure_tags(maildex_db_t *db, int64_t key,
 }
 
 static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__parsed_message *m,
-                                       int64_t *key)
+                                       const struct maildex__store_text *text, int64_t *key)
 {
     sqlite3_stmt *stmt;
     int64_t thread, revision;
@@ -190,7 +220,7 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     sqlite3_bind_text(stmt, 7, m->from_name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, 8, revision);
     st = maildex__step_done(db, stmt, "cannot insert a message");
-    return st ? st : insert_text(db, *key, m);
+    return st ? st : insert_text(db, *key, m, text);
 }
 
 static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
@@ -227,6 +257,7 @@ static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
 }
 
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
+                                    const struct maildex__store_text *text,
                                     const struct maildex__file_ref *file,
                                     const struct maildex__add_options *opts, bool *added)
 {
@@ -246,7 +277,7 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
             st = maildex__message_flags_to_tags(db, key);
         return st;
     }
-    st = insert_message(db, m, &key);
+    st = insert_message(db, m, text, &key);
     if (st == MAILDEX_STATUS_OK)
         st = insert_file(db, key, file);
     if (st == MAILDEX_STATUS_OK)
@@ -345,7 +376,7 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = update_message(db, *new_key, m);
     if (st == MAILDEX_STATUS_OK)
-        st = insert_text(db, *new_key, m);
+        st = insert_text(db, *new_key, m, NULL);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__thread_relink(db, thread, m->references);
     if (st == MAILDEX_STATUS_OK)

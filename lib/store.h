@@ -5,6 +5,7 @@
 #ifndef MAILDEX_STORE_H
 #define MAILDEX_STORE_H
 
+#include "fts-tokenizer.h"
 #include "maildex-private.h"
 #include "message-parse.h"
 
@@ -23,6 +24,18 @@ struct maildex__add_options {
     bool synchronize_flags;      /* Maildir flags <-> tags */
 };
 
+/* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names,
+ * MIME types) and, when a recorder was given, their tokens, so the writer thread only replays them.
+ * Pure: safe on any thread that owns m and ctx. NULL when memory runs out. */
+#define MAILDEX__TEXT_COLUMNS 6
+struct maildex__store_text {
+    const char *cols[MAILDEX__TEXT_COLUMNS];
+    struct maildex__fts_tokens *tokens[MAILDEX__TEXT_COLUMNS]; /* NULL: tokenized at insert */
+};
+struct maildex__store_text *maildex__store_text_prepare(void *ctx,
+                                                        const struct maildex__parsed_message *m,
+                                                        struct maildex__fts_recorder *recorder);
+
 /* The message key for a date: date * 2^20 plus the first free tie-break, so key order is date order
  * (dates are clamped to [0, 2^42)). */
 maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key);
@@ -30,8 +43,10 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
 /* Adds a file with its parsed contents. A Message-ID new to the store becomes a message (*added =
  * true): indexed, threaded, tagged with new_tags (no "unread" when the file has the S flag), the
  * Maildir flags and "attachment". A known Message-ID only gains the file (a duplicate, or the new
- * name of a renamed file) and has its flags re-synchronised. */
+ * name of a renamed file) and has its flags re-synchronised. text, when given, is
+ * maildex__store_text_prepare(m); otherwise it is built here. */
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
+                                    const struct maildex__store_text *text, /* or NULL */
                                     const struct maildex__file_ref *file,
                                     const struct maildex__add_options *opts, bool *added);
 

@@ -18,21 +18,28 @@ static int close_db(sqlite3 **dbp)
     return 0;
 }
 
-/* An in-memory database with the tokenizer registered and table t(subject, body) created with the given
- * extra options (e.g. ", content=''"). Closed when ctx is freed. */
-static sqlite3 *open_db(void *ctx, const char *options)
+/* An in-memory database with the tokenizer registered (*sh: its state, when sh is not NULL). Closed
+ * when ctx is freed. */
+static sqlite3 *connect_db(void *ctx, struct maildex__fts_shared **sh)
 {
     sqlite3 **dbp = talloc(ctx, sqlite3 *);
-    char *sql;
 
     ASSERT(dbp);
     ASSERT_EQ(sqlite3_open(":memory:", dbp), SQLITE_OK);
     talloc_set_destructor(dbp, close_db);
-    ASSERT_EQ(maildex__fts_tokenizer_register(*dbp), SQLITE_OK);
-    sql = talloc_asprintf(ctx, "CREATE VIRTUAL TABLE t USING fts5(subject, body, tokenize='maildex'%s)",
-                          options ? options : "");
-    ASSERT_EQ(sqlite3_exec(*dbp, sql, NULL, NULL, NULL), SQLITE_OK);
+    ASSERT_EQ(maildex__fts_tokenizer_register(*dbp, sh), SQLITE_OK);
     return *dbp;
+}
+
+/* connect_db with table t(subject, body) created with the given extra options (e.g. ", content=''"). */
+static sqlite3 *open_db(void *ctx, const char *options)
+{
+    sqlite3 *db = connect_db(ctx, NULL);
+    char *sql = talloc_asprintf(ctx, "CREATE VIRTUAL TABLE t USING fts5(subject, body, tokenize='maildex'%s)",
+                                options ? options : "");
+
+    ASSERT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    return db;
 }
 
 static void insert(sqlite3 *db, sqlite3_int64 rowid, const char *subject, const char *body)
@@ -593,6 +600,120 @@ TEST(tokenizer_arguments)
     talloc_free(ctx);
 }
 
+/* ---- recording on another thread, replaying on the writer's ---------------------------------------- */
+
+/* connect_db returning the connection's tokenizer state; table t made with tokenize=TOKENIZE unless
+ * that is NULL. */
+static sqlite3 *open_shared(void *ctx, const char *tokenize, struct maildex__fts_shared **sh)
+{
+    sqlite3 *db = connect_db(ctx, sh);
+
+    ASSERT(*sh != NULL);
+    if (tokenize) {
+        char *sql = talloc_asprintf(ctx, "CREATE VIRTUAL TABLE t USING fts5(subject, body, tokenize=%s)",
+                                    tokenize);
+        ASSERT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    return db;
+}
+
+/* Every (term, row, column, position) of table t, as one string. */
+static const char *index_dump(void *ctx, sqlite3 *db)
+{
+    sqlite3_stmt *stmt;
+    char *out = talloc_strdup(ctx, "");
+
+    ASSERT_EQ(sqlite3_exec(db, "CREATE VIRTUAL TABLE IF NOT EXISTS v USING fts5vocab(t, instance)", NULL,
+                           NULL, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT term, doc, col, offset FROM v ORDER BY 1, 2, 3, 4", -1, &stmt,
+                                 NULL),
+              SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        out = talloc_asprintf_append(out, "%s/%lld/%s/%d ", sqlite3_column_text(stmt, 0),
+                                     sqlite3_column_int64(stmt, 1), sqlite3_column_text(stmt, 2),
+                                     sqlite3_column_int(stmt, 3));
+    sqlite3_finalize(stmt);
+    return out;
+}
+
+static void insert_replayed(sqlite3 *db, struct maildex__fts_shared *sh, sqlite3_int64 rowid,
+                            const char *const texts[2], struct maildex__fts_tokens *const tokens[2])
+{
+    maildex__fts_replay_set(sh, tokens, 2);
+    insert(db, rowid, texts[0], texts[1]);
+    maildex__fts_replay_set(sh, NULL, 0);
+}
+
+TEST(recorded_tokens_index_exactly_as_tokenizing)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__fts_shared *sh_plain, *sh_replay;
+    sqlite3 *plain = open_shared(ctx, "'maildex tokenchars _'", &sh_plain);
+    sqlite3 *replayed = open_shared(ctx, "'maildex tokenchars _'", &sh_replay);
+    struct maildex__fts_recorder *rec = maildex__fts_recorder_new(sh_replay);
+    const char *rows[][2] = {
+        {"Planning meeting: café Straße", "We planned the plans; notmuch_mail 日本語 agreed\n> quoted"},
+        {"", "a very_long_token_" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx end"},
+        {"Re: Re: lunch", ""},
+    };
+
+    ASSERT(rec != NULL);
+    for (int i = 0; i < 3; i++) {
+        struct maildex__fts_tokens *tokens[2];
+        for (int c = 0; c < 2; c++)
+            ASSERT((tokens[c] = maildex__fts_record(ctx, rec, rows[i][c])) != NULL);
+        insert(plain, i + 1, rows[i][0], rows[i][1]);
+        insert_replayed(replayed, sh_replay, i + 1, rows[i], tokens);
+    }
+    ASSERT(strlen(index_dump(ctx, plain)) > 100);
+    ASSERT_STR_EQ(index_dump(ctx, replayed), index_dump(ctx, plain));
+    integrity_check(replayed);
+    ASSERT_STR_EQ(stemmed(ctx, replayed, "plan"), "1");
+    maildex__fts_recorder_free(rec);
+    talloc_free(ctx);
+}
+
+TEST(replay_is_used_only_for_the_recorded_text)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__fts_shared *sh_other, *sh;
+    sqlite3 *db;
+    struct maildex__fts_recorder *rec;
+    struct maildex__fts_tokens *tokens[2];
+    const char *texts[2] = {"alpha-beta", "gamma-delta"};
+
+    /* A recorder of a table that keeps '-' inside words, replayed into one that splits on it: the
+     * index shows which tokens were used. (index.c only replays its own connection's recordings.) */
+    open_shared(ctx, "'maildex tokenchars ''-'''", &sh_other);
+    db = open_shared(ctx, "'maildex'", &sh);
+    rec = maildex__fts_recorder_new(sh_other);
+    ASSERT(rec != NULL);
+    tokens[0] = maildex__fts_record(ctx, rec, "alpha-beta");
+    tokens[1] = maildex__fts_record(ctx, rec, "gamma-delta!"); /* not quite texts[1] */
+    insert_replayed(db, sh, 1, texts, tokens);
+    ASSERT(strstr(index_dump(ctx, db), "alpha-beta/1/subject/0 ") != NULL); /* the recorded token */
+    ASSERT_STR_EQ(matches(ctx, db, "alpha"), "");   /* ...and no token "alpha" of this table's own */
+    ASSERT_STR_EQ(matches(ctx, db, "gamma"), "1"); /* not the recorded text: tokenized here */
+    /* Cleared after the insert: the same text is tokenized normally again. */
+    insert(db, 2, "alpha-beta", "");
+    ASSERT_STR_EQ(matches(ctx, db, "alpha"), "2");
+    maildex__fts_recorder_free(rec);
+    talloc_free(ctx);
+}
+
+TEST(no_recorder_before_the_table_made_its_tokenizer)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__fts_shared *sh;
+
+    open_shared(ctx, NULL, &sh);
+    ASSERT(maildex__fts_recorder_new(sh) == NULL);
+    ASSERT(maildex__fts_recorder_new(NULL) == NULL);
+    ASSERT(maildex__fts_record(ctx, NULL, "text") == NULL);
+    talloc_free(ctx);
+}
+
 TEST_MAIN(
     TEST_ENTRY(document_tokens_have_colocated_stems)
     TEST_ENTRY(query_tokens)
@@ -616,4 +737,7 @@ TEST_MAIN(
     TEST_ENTRY(highlight_marks_stemmed_matches)
     TEST_ENTRY(newest_first_with_synonyms)
     TEST_ENTRY(tokenizer_arguments)
+    TEST_ENTRY(recorded_tokens_index_exactly_as_tokenizing)
+    TEST_ENTRY(replay_is_used_only_for_the_recorded_text)
+    TEST_ENTRY(no_recorder_before_the_table_made_its_tokenizer)
 )
