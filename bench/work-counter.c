@@ -27,7 +27,7 @@ static const char *const default_queries[] = {
     "tag:unread",
     "folder:lists/dev",
     "date:2023-01-01..2023-06-30",
-    "from:tyler.wright@drundply-corp.example",
+    "from:user@example.org",
     "meeting",
     "meeting and tag:unread",
     NULL,
@@ -49,6 +49,7 @@ struct options {
 
 struct measure {
     int64_t results;
+    int64_t shown; /* messages the output describes: each thread summary covers all its messages */
     uint64_t vm_steps;
     uint64_t pages;
     double median_us, min_us, max_us;
@@ -102,14 +103,15 @@ static double now_us(void)
 
 /* ---- one query ------------------------------------------------------------------------------------- */
 
-/* Runs text once as `maildex search` would (mode), reading every field it prints; sets *results. */
+/* Runs text once as `maildex search` would (mode), reading every field it prints; sets *results and
+ * *shown. */
 static maildex_status_t run_once(maildex_db_t *db, const char *text, enum mode mode, int limit,
-                                 int64_t *results)
+                                 int64_t *results, int64_t *shown)
 {
     maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
     maildex_query_t *q = NULL;
     maildex_status_t st;
-    int64_t n = 0;
+    int64_t n = 0, members = 0;
 
     opts.limit = limit;
     opts.exclude_tags = exclude_tags;
@@ -126,17 +128,21 @@ static maildex_status_t run_once(maildex_db_t *db, const char *text, enum mode m
             st = maildex_message_tags(m, &tags);
             n++;
         }
+        members = n;
     } else {
         maildex_threads_t *it = NULL;
         maildex_thread_t *t = NULL;
 
         st = maildex_query_search_threads(q, &it);
-        while (st == MAILDEX_STATUS_OK && (st = maildex_threads_next(it, &t)) == MAILDEX_STATUS_OK && t)
+        while (st == MAILDEX_STATUS_OK && (st = maildex_threads_next(it, &t)) == MAILDEX_STATUS_OK && t) {
             n++;
+            members += maildex_thread_total(t);
+        }
     }
 done:
     maildex_query_destroy(q);
     *results = n;
+    *shown = members;
     return st;
 }
 
@@ -158,20 +164,20 @@ static maildex_status_t measure_query(maildex_db_t *db, const struct options *op
     memset(out, 0, sizeof *out);
     if (times == NULL)
         return MAILDEX_STATUS_NO_MEMORY;
-    st = run_once(db, text, mode, opts->limit, &out->results); /* warm the page cache */
+    st = run_once(db, text, mode, opts->limit, &out->results, &out->shown); /* warm the cache */
     if (st != MAILDEX_STATUS_OK)
         goto done;
     sweep_steps(sql);
     take_pages(sql);
     sqlite3_trace_v2(sql, SQLITE_TRACE_PROFILE, on_trace, &steps);
-    st = run_once(db, text, mode, opts->limit, &out->results);
+    st = run_once(db, text, mode, opts->limit, &out->results, &out->shown);
     sqlite3_trace_v2(sql, 0, NULL, NULL);
     out->vm_steps = steps + sweep_steps(sql);
     out->pages = take_pages(sql);
     for (int i = 0; st == MAILDEX_STATUS_OK && i < opts->runs; i++) {
-        int64_t ignored;
+        int64_t ignored, ignored_too;
         const double t0 = now_us();
-        st = run_once(db, text, mode, opts->limit, &ignored);
+        st = run_once(db, text, mode, opts->limit, &ignored, &ignored_too);
         times[i] = now_us() - t0;
     }
     if (st == MAILDEX_STATUS_OK) {
@@ -209,9 +215,10 @@ static void print_json(const struct opened *o, const char *query, enum mode mode
     print_json_string(o->name);
     printf(", \"messages\": %llu, \"query\": ", (unsigned long long) o->messages);
     print_json_string(query);
-    printf(", \"mode\": \"%s\", \"results\": %lld, \"vm_steps\": %llu, \"pages\": %llu, "
-           "\"median_us\": %.1f, \"min_us\": %.1f, \"max_us\": %.1f}\n",
-           mode_names[mode], (long long) m->results, (unsigned long long) m->vm_steps,
+    printf(", \"mode\": \"%s\", \"results\": %lld, \"shown\": %lld, \"vm_steps\": %llu, "
+           "\"pages\": %llu, \"median_us\": %.1f, \"min_us\": %.1f, \"max_us\": %.1f}\n",
+           mode_names[mode], (long long) m->results, (long long) m->shown,
+           (unsigned long long) m->vm_steps,
            (unsigned long long) m->pages, m->median_us, m->min_us, m->max_us);
 }
 
@@ -219,31 +226,71 @@ static void print_header(const struct opened *dbs, int ndbs)
 {
     printf("%-32s %-8s", "query (limit 50)", "mode");
     for (int i = 0; i < ndbs; i++)
-        printf(" | %8s %9s %7s %9s", "results", "vm_steps", "pages", "median_us");
+        printf(" | %7s %6s %9s %7s %9s", "results", "shown", "vm_steps", "pages", "median_us");
     if (ndbs == 2)
-        printf(" | %6s %6s %6s", "steps", "pages", "time");
+        printf(" | %6s %6s %6s %6s", "steps", "/shown", "pages", "time");
     printf("\n%-41s", "");
     for (int i = 0; i < ndbs; i++) {
         char scale[64];
         snprintf(scale, sizeof scale, "%llu messages", (unsigned long long) dbs[i].messages);
-        printf(" | %-36s", scale);
+        printf(" | %-43s", scale);
     }
     if (ndbs == 2)
         printf(" | growth (second / first)");
     printf("\n");
 }
 
-static void print_row(const char *query, enum mode mode, const struct measure *m, int ndbs)
+static double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0;
+}
+
+/* VM steps per message the output describes: a thread summary's cost follows its thread's size. */
+static double steps_per_shown(const struct measure *m)
+{
+    return ratio((double) m->vm_steps, (double) (m->shown > 0 ? m->shown : 1));
+}
+
+struct worst {
+    double steps, per_shown;
+    const char *steps_query, *per_shown_query;
+    enum mode steps_mode, per_shown_mode;
+};
+
+static void print_row(const char *query, enum mode mode, const struct measure *m, int ndbs,
+                      struct worst *w)
 {
     printf("%-32.32s %-8s", query, mode_names[mode]);
     for (int i = 0; i < ndbs; i++)
-        printf(" | %8lld %9llu %7llu %9.0f", (long long) m[i].results, (unsigned long long) m[i].vm_steps,
-               (unsigned long long) m[i].pages, m[i].median_us);
-    if (ndbs == 2)
-        printf(" | %5.2fx %5.2fx %5.2fx", m[0].vm_steps ? (double) m[1].vm_steps / (double) m[0].vm_steps : 0,
-               m[0].pages ? (double) m[1].pages / (double) m[0].pages : 0,
-               m[0].median_us > 0 ? m[1].median_us / m[0].median_us : 0);
+        printf(" | %7lld %6lld %9llu %7llu %9.0f", (long long) m[i].results, (long long) m[i].shown,
+               (unsigned long long) m[i].vm_steps, (unsigned long long) m[i].pages, m[i].median_us);
+    if (ndbs == 2) {
+        const double steps = ratio((double) m[1].vm_steps, (double) m[0].vm_steps);
+        const double per_shown = ratio(steps_per_shown(&m[1]), steps_per_shown(&m[0]));
+        printf(" | %5.2fx %5.2fx %5.2fx %5.2fx", steps, per_shown,
+               ratio((double) m[1].pages, (double) m[0].pages), ratio(m[1].median_us, m[0].median_us));
+        if (steps > w->steps) {
+            w->steps = steps;
+            w->steps_query = query;
+            w->steps_mode = mode;
+        }
+        if (per_shown > w->per_shown) {
+            w->per_shown = per_shown;
+            w->per_shown_query = query;
+            w->per_shown_mode = mode;
+        }
+    }
     printf("\n");
+}
+
+static void print_verdict(const struct worst *w)
+{
+    if (w->steps_query == NULL)
+        return;
+    printf("\nlargest growth of VM steps: %.2fx (%s, %s); of VM steps per message shown: %.2fx (%s, "
+           "%s)\n",
+           w->steps, w->steps_query, mode_names[w->steps_mode], w->per_shown, w->per_shown_query,
+           mode_names[w->per_shown_mode]);
 }
 
 /* ---- main ------------------------------------------------------------------------------------------ */
@@ -337,6 +384,7 @@ int main(int argc, char **argv)
     struct options opts = {0};
     struct opened *dbs = NULL;
     struct measure *m = NULL;
+    struct worst worst = {0};
     int ndbs = 0, ret = EXIT_FAILURE;
 
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
@@ -370,9 +418,11 @@ int main(int argc, char **argv)
                     print_json(&dbs[i], *q, (enum mode) mode, &m[i]);
             }
             if (!opts.json)
-                print_row(*q, (enum mode) mode, m, ndbs);
+                print_row(*q, (enum mode) mode, m, ndbs, &worst);
         }
     }
+    if (!opts.json)
+        print_verdict(&worst);
     ret = EXIT_SUCCESS;
 done:
     for (int i = 0; dbs && i < ndbs; i++)
