@@ -349,6 +349,11 @@ maildex_status_t maildex__commit(maildex_db_t *db)
     if (db->in_transaction == 0 || --db->in_transaction > 0)
         return MAILDEX_STATUS_OK;
     st = maildex__tags_before_commit(db);
+    if (st == MAILDEX_STATUS_OK && db->message_delta != 0) {
+        st = maildex__run_ids(db, MAILDEX__STMT_MESSAGE_COUNT_ADD, db->message_delta, 0,
+                              "cannot count messages");
+        db->message_delta = 0;
+    }
     if (st == MAILDEX_STATUS_OK)
         st = maildex__stmt(db, MAILDEX__STMT_COMMIT, &stmt);
     if (st) {
@@ -368,6 +373,7 @@ void maildex__rollback(maildex_db_t *db)
 {
     db->in_transaction = 0;
     db->revision_bumped = 0;
+    db->message_delta = 0;
     maildex__tags_after_rollback(db);
     if (!sqlite3_get_autocommit(db->sql))
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);

@@ -24,6 +24,7 @@ struct maildex_db {
     void *tag_ids;                        /* GHashTable name -> id (tags.c) */
     void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
     struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
+    int64_t message_delta;                /* messages added minus removed in this transaction */
 };
 
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */

@@ -60,6 +60,11 @@ struct maildex__plan {
     /* A boolean SQL expression over "m": does m carry an excluded tag the query does not name? "0"
      * when there is none (or the mode is FALSE). */
     const char *excluded;
+    /* SQL whose one row is the number of messages stream returns, read from stored counts instead of
+     * the stream (a single tag: tags.messages; everything: meta's message count; less the excluded
+     * messages among them, read from the excluded tags' index entries); NULL
+     * when the stream must be counted. Uses the plan's parameters. */
+    const char *count;
     /* What drives the stream, for tests and debugging: "all", "tag", "fts", "folder", "path", "date",
      * "id", "thread", "property", "none", or "union" for several arms. */
     const char *driver;

@@ -953,15 +953,16 @@ const char *maildex_thread_unmatched_query(const maildex_thread_t *t) { return t
 
 /* ---- counts and tags ------------------------------------------------------------------------------- */
 
-/* Runs head + "(" + the stream + ")" + tail and reads one integer. */
+/* Runs head + "(" + the stream + ")" + tail (or, given, the plan's stored count) and reads one
+ * integer. */
 static maildex_status_t count_sql(maildex_query_t *q, const char *head, const char *tail,
-                                  uint64_t *count)
+                                  const char *stored, uint64_t *count)
 {
     void *local = talloc_new(q);
     sqlite3_stmt *stmt;
-    maildex_status_t st = prepare(local, q->db,
-                                  talloc_asprintf(local, "%s(%s)%s", head, q->plan->stream, tail),
-                                  q->plan, &stmt);
+    maildex_status_t st = prepare(
+        local, q->db, stored ? stored : talloc_asprintf(local, "%s(%s)%s", head, q->plan->stream, tail),
+        q->plan, &stmt);
     int rc;
 
     *count = 0;
@@ -978,18 +979,18 @@ static maildex_status_t count_sql(maildex_query_t *q, const char *head, const ch
 
 maildex_status_t maildex_query_count_messages(maildex_query_t *q, uint64_t *count)
 {
-    return count_sql(q, "SELECT count(*) FROM ", "", count);
+    return count_sql(q, "SELECT count(*) FROM ", "", q->plan->count, count);
 }
 
 maildex_status_t maildex_query_count_threads(maildex_query_t *q, uint64_t *count)
 {
     return count_sql(q, "SELECT count(DISTINCT c.thread) FROM ", " s JOIN messages c ON c.id = s.k",
-                     count);
+                     NULL, count);
 }
 
 maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count)
 {
-    return count_sql(q, "SELECT count(*) FROM ", " s JOIN files c ON c.message = s.k", count);
+    return count_sql(q, "SELECT count(*) FROM ", " s JOIN files c ON c.message = s.k", NULL, count);
 }
 
 maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out)

@@ -68,6 +68,7 @@
     X(MESSAGE_UPDATE, "UPDATE messages SET date = ?2, parent = ?3, subject = ?4, author = ?5, " \
                       "lastmod = ?6 WHERE id = ?1")                                           \
     X(REKEY_MESSAGE, "UPDATE messages SET id = ?2 WHERE id = ?1")                             \
+    X(MESSAGE_COUNT_ADD, "UPDATE meta SET value = value + ?1 WHERE key = 'messages'")          \
     X(REKEY_FILES, "UPDATE files SET message = ?2 WHERE message = ?1")                        \
     X(REKEY_TAGS, "UPDATE message_tags SET message = ?2 WHERE message = ?1")                  \
     X(REKEY_PROPERTIES, "UPDATE properties SET message = ?2 WHERE message = ?1")              \

@@ -220,6 +220,8 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     sqlite3_bind_text(stmt, 7, m->from_name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, 8, revision);
     st = maildex__step_done(db, stmt, "cannot insert a message");
+    if (st == MAILDEX_STATUS_OK)
+        db->message_delta++;
     return st ? st : insert_text(db, *key, m, text);
 }
 
@@ -411,6 +413,7 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
     if (st == MAILDEX_STATUS_OK && row) {
         message_id = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
         thread = sqlite3_column_int64(stmt, 1);
+        db->message_delta--;
     }
     sqlite3_reset(stmt);
     if (st == MAILDEX_STATUS_OK && message_id)
