@@ -76,6 +76,7 @@ command_fn cmd_config;
 command_fn cmd_setup;
 command_fn cmd_search;
 command_fn cmd_count;
+command_fn cmd_tag;
 
 /* Query helpers shared by search and count (cmd-search.c): argv joined with single spaces, as notmuch
  * joins it; and a query created with search.exclude_tags and query.NAME from the config, reporting a

@@ -21,6 +21,8 @@ const struct command cli_commands[] = {
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[QUERY...]",
      "Count messages, threads or files matching a query"},
+    {"tag", cmd_tag, CMD_DB_WRITE, "[--batch] [--input=FILE] [--remove-all] +TAG|-TAG... [--] QUERY...",
+     "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
     {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",

@@ -6,6 +6,7 @@
 #include "maildex.h"
 #include "stmt.h"
 
+#include <glib.h>
 #include <sqlite3.h>
 #include <talloc.h>
 
@@ -35,6 +36,11 @@ struct maildex__migration {
 };
 extern const struct maildex__migration maildex__migrations[];
 extern const int maildex__migration_count;
+
+/* Every message key q matches (offset and limit do not apply), appended to keys (GArray of int64_t)
+ * in no particular order; and the database q belongs to. */
+maildex_status_t maildex__query_keys(maildex_query_t *q, GArray *keys);
+maildex_db_t *maildex__query_db(maildex_query_t *q);
 
 /* Applies every migration newer than the database's user_version, each in its own transaction. */
 maildex_status_t maildex__migrate(maildex_db_t *db);

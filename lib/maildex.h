@@ -294,6 +294,32 @@ maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count);
  * q (valid until maildex_query_destroy). Returns MAILDEX_STATUS_OK or a database status. */
 maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out);
 
+/* ---- tagging ---------------------------------------------------------------------------------------- */
+
+/* One tag change: add tag (add true) or remove it. */
+typedef struct {
+    const char *tag;
+    bool add;
+} maildex_tag_op_t;
+
+enum {
+    MAILDEX_TAG_REMOVE_ALL = 1 << 0, /* start each message from no tags, then apply the ops */
+    MAILDEX_TAG_SYNC_FLAGS = 1 << 1, /* rename Maildir files to match the tags (maildir.synchronize_flags) */
+};
+
+/* notmuch's `tag`: applies ops, in order, to every message q matches (create q with
+ * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does). A message whose tags
+ * change gets a new revision (lastmod); with MAILDEX_TAG_SYNC_FLAGS, each of its files in a Maildir's
+ * cur/ or new/ is renamed to the flags of its draft, flagged, passed, replied and unread tags (D, F, P,
+ * R, S when not unread; other flags kept, ASCII order), and a file in new/ whose name changes moves
+ * to cur/. Messages are changed in batches of transactions; a file that cannot be renamed keeps its
+ * name (the next `new` reconciles names and tags). Adding an empty tag, or one starting with '-', is
+ * MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be NULL) to the number of
+ * messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT, READ_ONLY or a database
+ * error; the message is on the database handle. */
+maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
+                                   unsigned flags, uint64_t *changed);
+
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with
  * maildex_strings_free). Empty when word itself is indexed. Returns MAILDEX_STATUS_OK or a database

@@ -44,15 +44,40 @@ void maildex__maildir_folder(const char *dir, char *out)
     }
 }
 
-char *maildex__maildir_rename(void *ctx, const char *name, const char *flags)
+char *maildex__maildir_retag(void *ctx, const char *name, bool in_new, const char *set,
+                             const char *clear, bool *to_cur)
 {
-    char sorted[128];
+    const char *info = strstr(name, ":2,");
+    bool have[128] = {false}, changed = false;
+    char flags[sizeof have + 1];
     size_t n = 0;
 
-    /* Maildir wants the flags in ASCII order, each once. */
-    for (int c = 33; c < 127 && n + 1 < sizeof sorted; c++)
-        if (strchr(flags, c))
-            sorted[n++] = (char) c;
-    sorted[n] = '\0';
-    return talloc_asprintf(ctx, "%.*s:2,%s", (int) maildex__maildir_base_len(name), name, sorted);
+    *to_cur = false;
+    if (info) {
+        int last = 0;
+        for (const char *f = info + 3; *f; f++) {
+            const int c = (unsigned char) *f;
+            if (c <= last || c >= (int) sizeof have)
+                return NULL;
+            have[c] = true;
+            last = c;
+        }
+    }
+    for (const char *f = set; *f; f++)
+        if ((unsigned char) *f < sizeof have && !have[(unsigned char) *f])
+            have[(unsigned char) *f] = changed = true;
+    for (const char *f = clear; *f; f++)
+        if ((unsigned char) *f < sizeof have && have[(unsigned char) *f]) {
+            have[(unsigned char) *f] = false;
+            changed = true;
+        }
+    if (in_new && info == NULL && !changed)
+        return talloc_strdup(ctx, name);
+    for (size_t c = 1; c < sizeof have; c++)
+        if (have[c])
+            flags[n++] = (char) c;
+    flags[n] = '\0';
+    *to_cur = in_new;
+    return talloc_asprintf(ctx, "%.*s:2,%s", (int) (info ? (size_t) (info - name) : strlen(name)), name,
+                           flags);
 }

@@ -30,8 +30,13 @@ bool maildex__maildir_is_leaf(const char *dir, bool *is_new);
  * component ("" for the root). Writes into out (at least strlen(dir) + 1 bytes). */
 void maildex__maildir_folder(const char *dir, char *out);
 
-/* name with its info replaced by ":2," + flags (flags sorted, unknown flags kept), talloc'd on ctx.
- * Used when tags change the flags. */
-char *maildex__maildir_rename(void *ctx, const char *name, const char *flags);
+/* notmuch's new name for a Maildir file whose message's tags want the flags in `set` and not those in
+ * `clear` (_new_maildir_filename in notmuch's lib/message.cc): the info's flags plus set, minus
+ * clear, in ASCII order, other flags kept, talloc'd on ctx. A name without info gains ":2," -- except
+ * in new/ when no flag changes: that file stays as it is. *to_cur: the file is in new/ (in_new) and
+ * does not stay, so it moves to cur/. Returns NULL, leaving the file alone, when the name's flags are
+ * not in strictly increasing ASCII order (notmuch's rule), or memory runs out. */
+char *maildex__maildir_retag(void *ctx, const char *name, bool in_new, const char *set,
+                             const char *clear, bool *to_cur);
 
 #endif

@@ -977,6 +977,30 @@ static maildex_status_t count_sql(maildex_query_t *q, const char *head, const ch
     return st;
 }
 
+maildex_status_t maildex__query_keys(maildex_query_t *q, GArray *keys)
+{
+    void *local = talloc_new(q);
+    sqlite3_stmt *stmt;
+    maildex_status_t st = prepare(local, q->db, q->plan->stream, q->plan, &stmt);
+    int rc;
+
+    while (st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) != SQLITE_DONE) {
+        if (rc != SQLITE_ROW) {
+            st = step_error(q->db, stmt, rc);
+            break;
+        }
+        int64_t key = sqlite3_column_int64(stmt, 0);
+        g_array_append_val(keys, key);
+    }
+    talloc_free(local);
+    return st;
+}
+
+maildex_db_t *maildex__query_db(maildex_query_t *q)
+{
+    return q->db;
+}
+
 maildex_status_t maildex_query_count_messages(maildex_query_t *q, uint64_t *count)
 {
     return count_sql(q, "SELECT count(*) FROM ", "", q->plan->count, count);

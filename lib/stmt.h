@@ -28,6 +28,10 @@
     X(TAG_COUNT_ADD, "UPDATE tags SET messages = messages + ?2 WHERE id = ?1")                \
     X(MESSAGE_TAGS_DELETE, "DELETE FROM message_tags WHERE message = ?1 RETURNING tag")       \
     X(MESSAGE_TOUCH, "UPDATE messages SET lastmod = ?2 WHERE id = ?1")                        \
+    X(MESSAGE_TAG_NAMES, "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "   \
+                         "WHERE mt.message = ?1")                                             \
+    X(MESSAGE_FILES_SYNC, "SELECT f.id, f.name, f.folder, d.path, d.id FROM files f "         \
+                          "JOIN directories d ON d.id = f.directory WHERE f.message = ?1")    \
     X(MESSAGE_FILE_FLAGS, "SELECT d.path, f.flags FROM files f JOIN directories d "           \
                           "ON d.id = f.directory WHERE f.message = ?1")                       \
     /* thread.c */                                                                            \

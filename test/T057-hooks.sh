@@ -202,10 +202,17 @@ test_expect_equal "$(grep '^+sent' "$TMP_DIRECTORY/tag-batch")" "+sent -inbox --
 
 test_begin_subtest "hooks/post-new: a failing tag --batch fails the hook and new"
 generate_message id=tag-fails@x >/dev/null
-# The real maildex: until it has a tag command this fails too, which is what is tested.
+# The stand-in fails the batch, as a real failure would.
 sed -i 's/^    exit 0$/    exit 5/' "$FAKEBIN/maildex"
 PATH=$FAKEBIN:$PATH MAILDEX_FETCH=none maildex new --quiet > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err")" "1:post-new: maildex tag --batch failed with status 5
 maildex new: post-new hook failed with status 5"
+
+test_begin_subtest "hooks/post-new with the real maildex tag: list, sent and plain mail tagged, new removed"
+generate_message id=list-three@x from="Lister <l@example.com>" header="List-Id: <announce.lists.example.org>" >/dev/null
+MAILDEX_FETCH=none maildex new --quiet
+tags() { maildex search --output=tags --exclude=false "id:$1" | tr '\n' ' '; }
+test_expect_equal "$?|$(tags list-one@x)|$(tags list-three@x)|$(tags sent@x)|$(tags plain@x)|$(maildex count tag:new)" \
+    "0|lists/dev unread |lists/announce unread |sent unread |inbox unread |0"
 
 test_done

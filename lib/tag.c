@@ -1,0 +1,248 @@
+/* maildex_query_tag(): notmuch's `tag`. The matches are collected first (changing message_tags while
+ * streaming an index of it would disturb the stream), then each message's final tag set is computed
+ * from its current one and the ops, and only the difference is written: a message whose tags do not
+ * change is not touched (notmuch gets the same by narrowing the query to messages an op changes).
+ * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
+ * the files are renamed before the transaction that records their names commits; a crash between
+ * leaves names the database does not know, which the next `new` matches as renames (same unique
+ * part and size) and syncs back into the flag tags. */
+#include "maildex-private.h"
+
+#include "maildir.h"
+#include "tags.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BATCH 2000 /* messages per transaction: bounds the dirty pages a big change keeps in memory */
+
+static bool has(GPtrArray *names, const char *tag)
+{
+    for (guint i = 0; i < names->len; i++)
+        if (strcmp(names->pdata[i], tag) == 0)
+            return true;
+    return false;
+}
+
+static void set_tag(GPtrArray *names, const char *tag, bool add)
+{
+    for (guint i = 0; i < names->len; i++)
+        if (strcmp(names->pdata[i], tag) == 0) {
+            if (!add)
+                g_ptr_array_remove_index(names, i);
+            return;
+        }
+    if (add)
+        g_ptr_array_add(names, (gpointer) tag);
+}
+
+struct file_row {
+    int64_t id, folder, dir_id;
+    char *name, *dir;
+};
+
+/* Row readers for read_rows: each appends the current row to out, strings on ctx. */
+static void tag_name_row(sqlite3_stmt *stmt, void *ctx, void *out)
+{
+    g_ptr_array_add(out, talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 0)));
+}
+
+static void file_row(sqlite3_stmt *stmt, void *ctx, void *out)
+{
+    struct file_row f = {sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 2),
+                         sqlite3_column_int64(stmt, 4),
+                         talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 1)),
+                         talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 3))};
+    g_array_append_val((GArray *) out, f);
+}
+
+/* Runs statement id for message key and hands each row to read. */
+static maildex_status_t read_rows(maildex_db_t *db, maildex__stmt_id_t id, int64_t key, void *ctx,
+                                  void (*read)(sqlite3_stmt *, void *, void *), void *out)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    while ((st = maildex__step_row(db, stmt, &row, "cannot read a message's tags or files")) == 0 &&
+           row)
+        read(stmt, ctx, out);
+    sqlite3_reset(stmt);
+    return st;
+}
+
+/* The directory row of a new/ directory's sibling cur/, or 0 when the database has none. */
+static maildex_status_t cur_dir(maildex_db_t *db, void *ctx, const char *new_dir, int64_t *id,
+                                char **path)
+{
+    const size_t len = strlen(new_dir); /* ends in "new" */
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_DIR_FIND, &stmt);
+
+    *id = 0;
+    *path = talloc_asprintf(ctx, "%.*scur", (int) (len - 3), new_dir);
+    if (st || *path == NULL)
+        return st ? st : MAILDEX_STATUS_NO_MEMORY;
+    sqlite3_bind_text(stmt, 1, *path, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot find a directory");
+    if (st == MAILDEX_STATUS_OK && row)
+        *id = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return st;
+}
+
+static char *absolute(void *ctx, const maildex_db_t *db, const char *dir, const char *name)
+{
+    return *dir ? talloc_asprintf(ctx, "%s/%s/%s", db->mail_root, dir, name)
+                : talloc_asprintf(ctx, "%s/%s", db->mail_root, name);
+}
+
+/* Renames from to to unless to exists (a file of another message, or a stale copy: never replaced). */
+static bool rename_file(const char *from, const char *to)
+{
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        return true;
+    if (errno != EINVAL && errno != ENOSYS)
+        return false;
+#endif
+    struct stat sb;
+    return lstat(to, &sb) != 0 && errno == ENOENT && rename(from, to) == 0;
+}
+
+/* Renames the message's Maildir files to the flags its tags want, and records the new names. */
+static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, GPtrArray *tags)
+{
+    char set[8], clear[8];
+    size_t ns = 0, nc = 0;
+    GArray *files = g_array_new(FALSE, FALSE, sizeof(struct file_row));
+    maildex_status_t st;
+
+    for (size_t i = 0; i < maildex__flag_tag_count; i++) {
+        const struct maildex__flag_tag *ft = &maildex__flag_tags[i];
+        if (has(tags, ft->tag) != ft->inverse)
+            set[ns++] = ft->flag;
+        else
+            clear[nc++] = ft->flag;
+    }
+    set[ns] = clear[nc] = '\0';
+    st = read_rows(db, MAILDEX__STMT_MESSAGE_FILES_SYNC, key, ctx, file_row, files);
+    for (guint i = 0; i < files->len && st == MAILDEX_STATUS_OK; i++) {
+        struct file_row *f = &g_array_index(files, struct file_row, i);
+        bool in_new, to_cur;
+        int64_t dir_id = f->dir_id;
+        char *dir = f->dir, *name;
+        sqlite3_stmt *stmt;
+        bool row;
+        if (!maildex__maildir_is_leaf(f->dir, &in_new))
+            continue;
+        name = maildex__maildir_retag(ctx, f->name, in_new, set, clear, &to_cur);
+        if (name == NULL)
+            continue;
+        if (to_cur && (st = cur_dir(db, ctx, f->dir, &dir_id, &dir)) != MAILDEX_STATUS_OK)
+            break;
+        if (to_cur && dir_id == 0) { /* no cur/ known here: the new name stays in new/ */
+            dir = f->dir;
+            dir_id = f->dir_id;
+        }
+        if (dir == f->dir && strcmp(name, f->name) == 0)
+            continue;
+        if (!rename_file(absolute(ctx, db, f->dir, f->name), absolute(ctx, db, dir, name)))
+            continue; /* gone, or the name is taken: the name stays, `new` will see what is there */
+        if ((st = maildex__stmt(db, MAILDEX__STMT_FILE_MOVE, &stmt)) != MAILDEX_STATUS_OK)
+            break;
+        sqlite3_bind_int64(stmt, 1, f->id);
+        sqlite3_bind_int64(stmt, 2, dir_id);
+        sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 4, f->folder);
+        sqlite3_bind_text(stmt, 5, maildex__maildir_flags(name), -1, SQLITE_STATIC);
+        st = maildex__step_row(db, stmt, &row, "cannot record a renamed file");
+        sqlite3_reset(stmt);
+    }
+    g_array_free(files, TRUE);
+    return st;
+}
+
+static maildex_status_t tag_message(maildex_db_t *db, int64_t key, const maildex_tag_op_t *ops,
+                                    size_t nops, unsigned flags, bool *changed)
+{
+    void *local = talloc_new(NULL);
+    GPtrArray *before = g_ptr_array_new(), *after = g_ptr_array_new();
+    maildex_status_t st =
+        read_rows(db, MAILDEX__STMT_MESSAGE_TAG_NAMES, key, local, tag_name_row, before);
+
+    *changed = false;
+    if (!(flags & MAILDEX_TAG_REMOVE_ALL))
+        for (guint i = 0; i < before->len; i++)
+            g_ptr_array_add(after, before->pdata[i]);
+    for (size_t i = 0; i < nops; i++)
+        set_tag(after, ops[i].tag, ops[i].add);
+    for (guint i = 0; i < before->len && st == MAILDEX_STATUS_OK; i++)
+        if (!has(after, before->pdata[i])) {
+            st = maildex__message_tag(db, key, before->pdata[i], false, NULL);
+            *changed = true;
+        }
+    for (guint i = 0; i < after->len && st == MAILDEX_STATUS_OK; i++)
+        if (!has(before, after->pdata[i])) {
+            st = maildex__message_tag(db, key, after->pdata[i], true, NULL);
+            *changed = true;
+        }
+    /* --remove-all re-syncs every match, as notmuch (which cannot narrow that query) does. */
+    if (st == MAILDEX_STATUS_OK && (flags & MAILDEX_TAG_SYNC_FLAGS) &&
+        (*changed || (flags & MAILDEX_TAG_REMOVE_ALL)))
+        st = tags_to_files(db, local, key, after);
+    g_ptr_array_free(before, TRUE);
+    g_ptr_array_free(after, TRUE);
+    talloc_free(local);
+    return st;
+}
+
+maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
+                                   unsigned flags, uint64_t *changed)
+{
+    maildex_db_t *db = maildex__query_db(q);
+    GArray *keys;
+    maildex_status_t st;
+    uint64_t n = 0;
+
+    if (changed)
+        *changed = 0;
+    for (size_t i = 0; i < nops; i++)
+        if (ops[i].tag == NULL || (ops[i].add && (ops[i].tag[0] == '\0' || ops[i].tag[0] == '-')))
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                                  ops[i].tag && ops[i].tag[0] == '-'
+                                      ? "tag starting with '-' forbidden"
+                                      : "empty tag forbidden");
+    if (db->mode == MAILDEX_DB_READ_ONLY)
+        return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
+                              db->path);
+    keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    st = maildex__query_keys(q, keys);
+    if (st == MAILDEX_STATUS_OK && keys->len)
+        st = maildex__begin(db);
+    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK; i++) {
+        bool ch;
+        st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops, flags, &ch);
+        n += ch;
+        if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0) {
+            st = maildex__commit(db);
+            if (st == MAILDEX_STATUS_OK)
+                st = maildex__begin(db);
+        }
+    }
+    if (st == MAILDEX_STATUS_OK && keys->len)
+        st = maildex__commit(db);
+    else if (st != MAILDEX_STATUS_OK)
+        maildex__rollback(db);
+    g_array_free(keys, TRUE);
+    if (changed)
+        *changed = n;
+    return st;
+}

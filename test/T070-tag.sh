@@ -1,0 +1,120 @@
+#!/bin/sh
+# `tag`: changes from the command line and from --batch (notmuch's hex-encoded batch lines, what
+# notmuch.el sends), --remove-all, the errors notmuch gives, excluded messages, the revision, and
+# Maildir flag synchronisation: files renamed to the flags of their tags, a file in new/ moving to
+# cur/ only when its name changes, and a later `new` finding nothing to do. On the three-message
+# thread of notmuch-compat.md 2.2 (msg1 cur/1:2,S, msg2 cur/2:2,, msg3 new/3).
+. "$(dirname "$0")/test-lib.sh"
+
+add_lunch_corpus
+tags_of() { maildex search --output=tags --exclude=false "id:$1" | tr '\n' ' ' | sed 's/ $//'; }
+files() { maildex search --output=files --exclude=false '*' | sed "s|^$MAIL_DIR/||" | sort; }
+
+test_begin_subtest "+tag -tag on a query; nothing printed"
+output=$(maildex tag +lunch -inbox -- from:bob 2>&1)
+test_expect_equal "$output|$(tags_of msg2@example.com)" "|lunch unread"
+
+test_begin_subtest "without --, the first word that is not a change starts the query"
+maildex tag +menu subject:lunch and tag:attachment
+test_expect_equal "$(maildex search --output=messages tag:menu)" "id:msg3@example.net"
+
+test_begin_subtest "-unread renames a cur/ file to :2,S"
+maildex tag -unread -- id:msg2@example.com
+test_expect_equal "$(files)" "cur/1:2,S
+cur/2:2,S
+new/3"
+
+test_begin_subtest "a flag tag moves a file from new/ to cur/ with its flags"
+maildex tag +flagged -- id:msg3@example.net
+test_expect_equal "$(files)|$(tags_of msg3@example.net)" "cur/1:2,S
+cur/2:2,S
+cur/3:2,F|attachment flagged inbox menu unread"
+
+test_begin_subtest "a file in new/ whose flags do not change stays in new/"
+generate_message id=fresh@x dir=new filename=fresh > /dev/null
+maildex new > /dev/null
+maildex tag -inbox +seen-later -- id:fresh@x
+test_expect_equal "$(files | grep fresh)|$(tags_of fresh@x)" "new/fresh|seen-later unread"
+
+test_begin_subtest "the database follows the renames: new finds nothing to do"
+age_directories
+output=$(maildex new 2>&1)
+test_expect_equal "$output|$(tags_of msg2@example.com)|$(tags_of msg3@example.net)" \
+    "No new mail.|lunch|attachment flagged inbox menu unread"
+
+test_begin_subtest "--remove-all leaves exactly the tags given (and syncs the flags)"
+maildex tag --remove-all +kept -- id:msg3@example.net
+test_expect_equal "$(tags_of msg3@example.net)|$(files | grep 3:)" "kept|cur/3:2,S"
+
+test_begin_subtest "a change bumps the revision; a change that changes nothing does not"
+r1=$(maildex count --lastmod '*' | cut -f3)
+maildex tag +kept -- id:msg3@example.net
+r2=$(maildex count --lastmod '*' | cut -f3)
+maildex tag +other -- id:msg3@example.net
+r3=$(maildex count --lastmod '*' | cut -f3)
+test_expect_equal "$([ "$r1" = "$r2" ] && echo same)|$([ "$r3" -gt "$r2" ] && echo bumped)" "same|bumped"
+
+test_begin_subtest "excluded messages are tagged too (exclude_tags do not apply)"
+maildex tag +deleted -- id:msg1@example.org
+maildex tag +found -- tag:deleted
+test_expect_equal "$(tags_of msg1@example.org)" "deleted found inbox"
+
+test_begin_subtest "tags with spaces, quotes and non-ASCII"
+maildex tag '+two words' '+say "hi"' +café -- id:msg1@example.org
+test_expect_equal "$(maildex count --exclude=false 'tag:"two words"'; maildex count --exclude=false 'tag:"say ""hi"""'
+    maildex count --exclude=false tag:café)" "1
+1
+1"
+
+test_begin_subtest "--batch: hex-decoded tags, optional --, comments and empty lines skipped"
+printf '+a%%20b -c -- id:msg1@example.org\n# a comment\n\n\t+batch2 id:msg2@example.com\n-- id:nobody@x\n' |
+    maildex tag --batch
+test_expect_equal "$(maildex count --exclude=false 'tag:"a b"'; maildex count --exclude=false tag:a
+    tags_of msg2@example.com)" "1
+0
+batch2 lunch"
+
+test_begin_subtest "--batch: bad lines are reported with the line, the rest applied, exit 1"
+printf '+%%zz -- id:msg1@example.org\n+nothing\n+ -- id:msg1@example.org\n+good -- id:msg2@example.com\n' \
+    > "$TMP_DIRECTORY/batch"
+maildex tag --input="$TMP_DIRECTORY/batch" > "$TMP_DIRECTORY/out" 2>&1
+code=$?
+test_expect_equal "$code|$(cat "$TMP_DIRECTORY/out")|$(tags_of msg2@example.com)" "1|Warning: hex decoding of tag %zz failed [+%zz -- id:msg1@example.org]
+Warning: no query string [+nothing]
+Warning: empty tag forbidden [+ -- id:msg1@example.org]|batch2 good lunch"
+
+test_begin_subtest "errors: no change, no query, empty tag, tag starting with -, batch with a query"
+{
+    maildex tag -- tag:inbox; echo "exit $?"
+    maildex tag +x; echo "exit $?"
+    maildex tag + -- '*'; echo "exit $?"
+    maildex tag +-x -- '*'; echo "exit $?"
+    maildex tag --batch +x -- '*' < /dev/null; echo "exit $?"
+    maildex tag +x -- 'tag:inbox and ('; echo "exit $?"
+} > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$(sed 's/maildex tag: .*/maildex tag: SYNTAX/' "$TMP_DIRECTORY/out")" "Error: 'notmuch tag' requires at least one tag to add or remove.
+exit 1
+Error: notmuch tag requires at least one search term.
+exit 1
+Error: empty tag forbidden
+exit 1
+Error: tag starting with '-' forbidden
+exit 1
+Can't specify both cmdline and stdin!
+exit 1
+maildex tag: SYNTAX
+Query string was: tag:inbox and (
+exit 1"
+
+test_begin_subtest "removing a tag nobody has, and an empty removal, change nothing"
+before=$(maildex count --lastmod '*' | cut -f3)
+maildex tag -nosuchtag - -- '*'
+test_expect_equal "$?|$(maildex count --lastmod '*' | cut -f3)" "0|$before"
+
+test_begin_subtest "with synchronize_flags=false, no file is renamed"
+sed -i 's/^synchronize_flags=true/synchronize_flags=false/' "$MAILDEX_CONFIG"
+before=$(files)
+maildex tag +unread +draft -- '*'
+test_expect_equal "$(files)" "$before"
+
+test_done
