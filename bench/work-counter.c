@@ -13,6 +13,7 @@
  * statements collects the rest. FTS5 reads its index through blob handles, which run no VM steps;
  * the page count covers those. It must not write to the database (it opens it read-only). */
 #include "maildex-private.h"
+#include "vm-steps.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,26 +63,6 @@ struct opened {
 };
 
 /* ---- counting -------------------------------------------------------------------------------------- */
-
-static int on_trace(unsigned type, void *data, void *p, void *x)
-{
-    uint64_t *steps = data;
-
-    (void) x;
-    if (type == SQLITE_TRACE_PROFILE)
-        *steps += (uint64_t) sqlite3_stmt_status(p, SQLITE_STMTSTATUS_VM_STEP, 1);
-    return 0;
-}
-
-/* Collects (and zeroes) the steps of statements still alive: cached ones, and any not yet reset. */
-static uint64_t sweep_steps(sqlite3 *sql)
-{
-    uint64_t n = 0;
-
-    for (sqlite3_stmt *s = sqlite3_next_stmt(sql, NULL); s; s = sqlite3_next_stmt(sql, s))
-        n += (uint64_t) sqlite3_stmt_status(s, SQLITE_STMTSTATUS_VM_STEP, 1);
-    return n;
-}
 
 /* Page-cache requests since the last call (hits + misses), zeroing the counters. */
 static uint64_t take_pages(sqlite3 *sql)
@@ -157,7 +138,7 @@ static maildex_status_t measure_query(maildex_db_t *db, const struct options *op
                                       enum mode mode, struct measure *out)
 {
     sqlite3 *sql = db->sql;
-    uint64_t steps = 0;
+    int64_t steps = 0;
     double *times = talloc_array(NULL, double, opts->runs);
     maildex_status_t st;
 
@@ -167,12 +148,12 @@ static maildex_status_t measure_query(maildex_db_t *db, const struct options *op
     st = run_once(db, text, mode, opts->limit, &out->results, &out->shown); /* warm the cache */
     if (st != MAILDEX_STATUS_OK)
         goto done;
-    sweep_steps(sql);
+    maildex__vm_steps_sweep(sql);
     take_pages(sql);
-    sqlite3_trace_v2(sql, SQLITE_TRACE_PROFILE, on_trace, &steps);
+    sqlite3_trace_v2(sql, SQLITE_TRACE_PROFILE, maildex__vm_steps_finished, &steps);
     st = run_once(db, text, mode, opts->limit, &out->results, &out->shown);
     sqlite3_trace_v2(sql, 0, NULL, NULL);
-    out->vm_steps = steps + sweep_steps(sql);
+    out->vm_steps = (uint64_t) (steps + maildex__vm_steps_sweep(sql));
     out->pages = take_pages(sql);
     for (int i = 0; st == MAILDEX_STATUS_OK && i < opts->runs; i++) {
         int64_t ignored, ignored_too;

@@ -5,6 +5,7 @@
 #include "maildex-private.h"
 #include "query-plan.h"
 #include "query.h"
+#include "vm-steps.h"
 #include "test.h"
 
 #include <glib.h>
@@ -849,26 +850,6 @@ TEST(limit_50_work_does_not_grow_with_the_store)
     ASSERT_EQ(bad, 0);
 }
 
-/* Every VM step of the statements that finish while it is installed (planner look-ups, FTS5's own
- * statements included), added to *data. */
-static int count_finished(unsigned type, void *data, void *stmt, void *x)
-{
-    (void) x;
-    if (type == SQLITE_TRACE_PROFILE)
-        *(int64_t *) data += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
-    return 0;
-}
-
-/* Collects (and zeroes) the steps of statements still alive. */
-static int64_t sweep_steps(sqlite3 *sql)
-{
-    int64_t n = 0;
-
-    for (sqlite3_stmt *s = sqlite3_next_stmt(sql, NULL); s; s = sqlite3_next_stmt(sql, s))
-        n += sqlite3_stmt_status(s, SQLITE_STMTSTATUS_VM_STEP, 1);
-    return n;
-}
-
 /* The whole work of `search --limit=50 text` printing thread summaries, planning included: VM steps.
  * Sets *threads and *members (the sum of the threads' totals). */
 static int64_t thread_summary_steps(maildex_db_t *db, const char *text, int *threads, int *members)
@@ -883,8 +864,8 @@ static int64_t thread_summary_steps(maildex_db_t *db, const char *text, int *thr
     opts.exclude_tags = excluded_tags;
     opts.now = 1717200000;
     *threads = *members = 0;
-    sweep_steps(db->sql);
-    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, count_finished, &steps), SQLITE_OK);
+    maildex__vm_steps_sweep(db->sql);
+    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, maildex__vm_steps_finished, &steps), SQLITE_OK);
     ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
     ASSERT_EQ(maildex_query_search_threads(q, &it), MAILDEX_STATUS_OK);
     while (maildex_threads_next(it, &t) == MAILDEX_STATUS_OK && t) {
@@ -894,7 +875,7 @@ static int64_t thread_summary_steps(maildex_db_t *db, const char *text, int *thr
         ASSERT(maildex_thread_authors(t) != NULL);
         ASSERT(maildex_thread_tags(t) != NULL);
     }
-    steps += sweep_steps(db->sql);
+    steps += maildex__vm_steps_sweep(db->sql);
     maildex_query_destroy(q);
     sqlite3_trace_v2(db->sql, 0, NULL, NULL);
     return steps;
@@ -949,12 +930,12 @@ static int64_t count_steps(maildex_db_t *db, const char *text, maildex_exclude_t
     opts.exclude = exclude;
     opts.exclude_tags = excluded_tags;
     opts.now = 1717200000;
-    sweep_steps(db->sql);
-    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, count_finished, &steps), SQLITE_OK);
+    maildex__vm_steps_sweep(db->sql);
+    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, maildex__vm_steps_finished, &steps), SQLITE_OK);
     ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
     ASSERT_EQ(maildex_query_count_messages(q, n), MAILDEX_STATUS_OK);
     maildex_query_destroy(q);
-    steps += sweep_steps(db->sql);
+    steps += maildex__vm_steps_sweep(db->sql);
     sqlite3_trace_v2(db->sql, 0, NULL, NULL);
 
     ASSERT_EQ(maildex__query_parse(ctx, text, NULL, &root, NULL), MAILDEX__QUERY_OK);
