@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define EXIT_TEMPFAIL 75 /* sysexits.h's EX_TEMPFAIL: files vanished during the run */
+#define EXIT_TEMPFAIL 75 /* sysexits.h's EX_TEMPFAIL: files vanished or could not be read */
 
 static volatile int interrupted;
 
@@ -167,7 +167,17 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     cli->db = NULL;
     if (!quiet)
         report(&stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
+    if (stats.removals_held)
+        fprintf(stderr,
+                "maildex new: kept %" PRIu64 " %s whose files are gone: some mail could not be "
+                "read, and %s may have moved there\n",
+                stats.removals_held, stats.removals_held == 1 ? "message" : "messages",
+                stats.removals_held == 1 ? "it" : "they");
+    /* notmuch gives up on a directory it cannot read (exit 1, no post-new hook), and exits 75
+     * (EX_TEMPFAIL) when files could not be read or vanished. */
+    if (stats.directories_unreadable)
+        return EXIT_FAILURE;
     if (!no_hooks && (rc = hook_run(cli, "post-new")) != 0)
         return rc;
-    return stats.files_vanished ? EXIT_TEMPFAIL : EXIT_SUCCESS;
+    return stats.files_vanished || stats.files_unreadable ? EXIT_TEMPFAIL : EXIT_SUCCESS;
 }

@@ -118,22 +118,43 @@ maildex_status_t maildex__run_ids(maildex_db_t *db, maildex__stmt_id_t id, int64
     return maildex__step_done(db, stmt, context);
 }
 
+/* The one row, one column look-up behind maildex__lookup_id and maildex__lookup_int: stmt is cached
+ * and bound. */
+static maildex_status_t lookup_first(maildex_db_t *db, sqlite3_stmt *stmt, int64_t *value)
+{
+    bool row;
+    maildex_status_t st = maildex__step_row(db, stmt, &row, "cannot look up a row");
+
+    if (st == MAILDEX_STATUS_OK && row)
+        *value = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return st;
+}
+
 maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
                                     int64_t *value)
 {
     sqlite3_stmt *stmt;
     maildex_status_t st = maildex__stmt(db, id, &stmt);
-    bool row;
 
     *value = 0;
     if (st)
         return st;
     sqlite3_bind_text(stmt, 1, text, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot look up a row");
-    if (st == MAILDEX_STATUS_OK && row)
-        *value = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
+    return lookup_first(db, stmt, value);
+}
+
+maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
+                                     int64_t *value)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, id, &stmt);
+
+    *value = 0;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    return lookup_first(db, stmt, value);
 }
 
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql)

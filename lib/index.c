@@ -21,9 +21,11 @@
 #include "store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define WINDOW 64          /* files in flight on the parse threads */
@@ -44,7 +46,8 @@ struct job {
     char *error;
     int rc;
     int64_t size;
-    bool vanished;
+    bool vanished;                       /* gone before it could be read */
+    bool unreadable;                     /* there, but could not be opened or read */
     gint finished;                       /* set (atomically) by the parse thread, last */
 };
 
@@ -161,18 +164,41 @@ static void give_back_recorder(struct run *r, struct maildex__fts_recorder *rec)
     g_mutex_unlock(&r->recorders_lock);
 }
 
+/* After a parse error: is the file gone (a race with the sync tool), or there but unreadable? Only
+ * the second holds back this run's removals; a file that opens fine was refused for what it is (too
+ * large, not a regular file) and is only warned about. */
+static void classify_error(struct job *job)
+{
+    int fd = open(job->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+    if (fd >= 0)
+        close(fd);
+    else if (errno == ENOENT)
+        job->vanished = true;
+    else
+        job->unreadable = true;
+}
+
 static void parse_file(struct job *job)
 {
     struct run *r = job->run;
     struct stat sb;
 
-    if (stat(job->path, &sb) != 0 && errno == ENOENT) {
-        job->vanished = true;
+    job->ctx = talloc_new(NULL);
+    if (stat(job->path, &sb) != 0) {
+        if (errno == ENOENT) {
+            job->vanished = true;
+            return;
+        }
+        job->rc = MAILDEX__PARSE_ERROR;
+        job->unreadable = true;
+        job->error = talloc_asprintf(job->ctx, "cannot stat: %s", strerror(errno));
         return;
     }
     job->size = sb.st_size;
-    job->ctx = talloc_new(NULL);
     job->rc = r->mime->parse_file(job->ctx, job->path, &job->msg, &job->error);
+    if (job->rc == MAILDEX__PARSE_ERROR)
+        classify_error(job);
     if (job->rc == MAILDEX__PARSE_OK && r->record) {
         struct maildex__fts_recorder *rec = take_recorder(r);
         job->text = maildex__store_text_prepare(job->ctx, job->msg, rec);
@@ -225,6 +251,7 @@ static void apply(struct run *r, struct job *job)
         /* Not recording the directory's mtime retries the file next time (fixing a permission
          * does not change the directory's mtime). */
         g_hash_table_add(r->unsafe_dirs, job->dir);
+        r->stats->files_unreadable += job->unreadable;
         warning(r, job->path, job->error ? job->error : "cannot be read");
     } else if (job->rc == MAILDEX__PARSE_NOT_MAIL) {
         r->stats->files_processed++;
@@ -420,31 +447,54 @@ static void index_new_files(struct run *r)
 
 /* ---- phases 4 and 5 ----------------------------------------------------------------------------- */
 
+/* Whether this run must keep messages whose last file is gone: a directory or file that exists but
+ * could not be read may be exactly where they moved (notmuch gives up the whole run for the same
+ * reason). Removals that leave a message another file are safe either way. */
+static bool must_hold_removals(const struct run *r)
+{
+    return r->stats->directories_unreadable || r->stats->files_unreadable;
+}
+
+/* Removes one file row, unless it is a message's last and removals are held: then the row stays and
+ * its directory is listed again next run. */
+static void remove_one(struct run *r, struct maildex__scan_removal *rm)
+{
+    bool gone = false, last = false;
+
+    if (must_hold_removals(r))
+        r->st = maildex__store_file_is_last(r->db, rm->file_id, &last);
+    if (r->st == MAILDEX_STATUS_OK && last) {
+        r->stats->removals_held++;
+        if (rm->dir)
+            g_hash_table_add(r->unsafe_dirs, rm->dir);
+        return;
+    }
+    if (r->st == MAILDEX_STATUS_OK)
+        r->st = maildex__store_remove_file(r->db, rm->file_id, r->add.synchronize_flags, &gone);
+    if (gone)
+        r->stats->messages_removed++;
+    else
+        r->stats->renames++;
+}
+
 static void remove_files(struct run *r)
 {
     GArray *removals = r->scan->removals;
+    GArray *dirs = r->scan->removed_dirs;
 
     for (guint i = 0; i < removals->len && r->st == MAILDEX_STATUS_OK; i++) {
         struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
-        bool gone;
         if (rm->done)
             continue;
-        r->st = maildex__store_remove_file(r->db, rm->file_id, r->add.synchronize_flags, &gone);
-        if (gone)
-            r->stats->messages_removed++;
-        else
-            r->stats->renames++;
+        remove_one(r, rm);
         if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK)
             r->st = commit_batch(r, true);
     }
-    for (guint i = 0; i < r->scan->removed_dirs->len && r->st == MAILDEX_STATUS_OK; i++) {
-        sqlite3_stmt *stmt;
-        r->st = maildex__stmt(r->db, MAILDEX__STMT_DIR_DELETE, &stmt);
-        if (r->st == MAILDEX_STATUS_OK) {
-            sqlite3_bind_int64(stmt, 1, g_array_index(r->scan->removed_dirs, int64_t, i));
-            r->st = maildex__step_done(r->db, stmt, "cannot forget a directory");
-        }
-    }
+    /* Children before parents; a directory that still holds a file (a held removal) or a
+     * subdirectory keeps its row, and the next run finds it gone again. */
+    for (guint i = dirs->len; i-- > 0 && r->st == MAILDEX_STATUS_OK;)
+        r->st = maildex__run_ids(r->db, MAILDEX__STMT_DIR_DELETE, g_array_index(dirs, int64_t, i), 0,
+                                 "cannot forget a directory");
 }
 
 static void record_mtimes(struct run *r)
@@ -503,6 +553,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
         return r.st;
     stats->files_found = r.scan->files_found;
     stats->warnings = r.scan->warnings;
+    stats->directories_unreadable = r.scan->unreadable_dirs;
+    stats->files_unreadable = r.scan->unreadable_entries;
     stats->directories = r.scan->dirs->len;
     stats->directories_listed = r.scan->listed;
     stats->first_run = ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->id == 0;

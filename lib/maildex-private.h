@@ -81,6 +81,11 @@ maildex_status_t maildex__run_ids(maildex_db_t *db, maildex__stmt_id_t id, int64
 maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, const char *text,
                                     int64_t *value);
 
+/* Runs a cached statement with one integer parameter and sets *value to the first column of its first
+ * row, or to 0 when there is none. */
+maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
+                                     int64_t *value);
+
 /* The revision this write transaction stamps on what it changes (bumping meta.revision on the
  * first call in a transaction). */
 maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision);

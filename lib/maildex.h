@@ -114,6 +114,13 @@ typedef struct {
     uint64_t renames;          /* files that moved, or were added to or removed from a message that
                                   kept another file (notmuch's "file renames") */
     uint64_t files_vanished;   /* listed, then gone before they could be read */
+    uint64_t files_unreadable; /* files that exist but could not be read (or stat'ed): warned
+                                  about, retried next run */
+    uint64_t directories_unreadable; /* directories that exist but could not be read: warned
+                                  about; what the index knows of them is kept as it is */
+    uint64_t removals_held;    /* messages whose last file is gone, kept because some mail could
+                                  not be read this run (it may be where they moved); removed by
+                                  the first run that reads everything */
     uint64_t warnings;         /* entries skipped with a warning (see warning below) */
     uint64_t directories;      /* directories walked */
     uint64_t directories_listed; /* ... of which listed because they changed */

@@ -6,9 +6,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct walk {
     maildex_db_t *db;
@@ -26,12 +29,21 @@ char *maildex__scan_full_path(void *ctx, const char *root, const char *dir, cons
                 : talloc_asprintf(ctx, "%s/%s", root, dir);
 }
 
-static void warn(struct walk *w, const char *dir, const char *name, const char *reason)
+static void warn(struct walk *w, const char *dir, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void warn(struct walk *w, const char *dir, const char *name, const char *fmt, ...)
 {
     char *path = maildex__scan_full_path(NULL, w->db->mail_root, dir, name);
+    char *reason;
+    va_list ap;
+
+    va_start(ap, fmt);
+    reason = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
     w->scan->warnings++;
     if (w->opts->warning)
         w->opts->warning(w->opts->data, path ? path : name, reason);
+    g_free(reason);
     talloc_free(path);
 }
 
@@ -127,7 +139,11 @@ static void find_dir(struct walk *w, struct maildex__scan_dir *d, int64_t *db_mt
     sqlite3_reset(stmt);
 }
 
-/* Every file of a directory gone from disk is removed, and so are its subdirectories. */
+static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t file_id,
+                        const char *name);
+
+/* Every file of a directory gone from disk (ENOENT: never one that only failed to open) is removed,
+ * and so are its subdirectories. */
 static void remove_dir_tree(struct walk *w, int64_t dir_id)
 {
     GArray *stack = g_array_new(FALSE, FALSE, sizeof(int64_t));
@@ -142,13 +158,9 @@ static void remove_dir_tree(struct walk *w, int64_t dir_id)
         if ((w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
             break;
         sqlite3_bind_int64(stmt, 1, id);
-        while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row) {
-            struct maildex__scan_removal r = {0};
-            r.file_id = sqlite3_column_int64(stmt, 0);
-            r.name = g_string_chunk_insert(w->scan->names, (const char *) sqlite3_column_text(stmt, 1));
-            r.size = sqlite3_column_int64(stmt, 2);
-            g_array_append_val(w->scan->removals, r);
-        }
+        while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row)
+            add_removal(w, NULL, sqlite3_column_int64(stmt, 0),
+                        (const char *) sqlite3_column_text(stmt, 1));
         sqlite3_reset(stmt);
         if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
             break;
@@ -165,9 +177,11 @@ static void remove_dir_tree(struct walk *w, int64_t dir_id)
 /* A file the database has and the listing lacks: a removal, or half of a rename. Its size (the other
  * half of the rename key) is read only now, so the diff itself reads nothing but the covering
  * (directory, name) index. */
-static void add_removal(struct walk *w, int64_t file_id, const char *name)
+static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t file_id,
+                        const char *name)
 {
-    struct maildex__scan_removal r = {file_id, g_string_chunk_insert(w->scan->names, name), 0, false};
+    struct maildex__scan_removal r = {file_id, dir, g_string_chunk_insert(w->scan->names, name), 0,
+                                      false};
     sqlite3_stmt *stmt;
     bool row;
 
@@ -202,6 +216,8 @@ static GHashTable *known_subdirs(struct walk *w, int64_t dir_id)
 struct entry {
     char *name;
     bool is_dir;
+    bool unknown; /* present, but what it is could not be found out: a known file or directory of
+                     this name is kept, nothing of this name is added */
 };
 
 static gint compare_entries(gconstpointer a, gconstpointer b)
@@ -214,44 +230,60 @@ static gint compare_names(gconstpointer a, gconstpointer b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* What a directory entry is; *type is DT_DIR, DT_REG, something else to skip with a warning, or
+ * DT_UNKNOWN for an entry that exists but cannot be stat'ed (kept, see struct entry). Returns false
+ * for an entry to skip silently after its warning. */
+static bool entry_type(struct walk *w, DIR *dh, const char *dir, const char *name, unsigned char *type)
+{
+    struct stat sb;
+
+    if (*type != DT_LNK && *type != DT_UNKNOWN)
+        return true;
+    if (fstatat(dirfd(dh), name, &sb, 0) != 0) {
+        if (errno == ELOOP || errno == ENOENT) {
+            warn(w, dir, name, "%s",
+                 errno == ELOOP ? "symlink loop; skipped" : "dangling symlink; skipped");
+            return false;
+        }
+        w->scan->unreadable_entries++;
+        warn(w, dir, name, "cannot stat: %s; kept as it is", strerror(errno));
+        *type = DT_UNKNOWN;
+        return true;
+    }
+    *type = S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG : DT_FIFO;
+    if (*type == DT_FIFO) {
+        warn(w, dir, name, "%s", kind_of(sb.st_mode));
+        return false;
+    }
+    return true;
+}
+
 /* Lists a directory: regular files and subdirectories, with a warning for anything else. With
  * count_files, regular files are only counted (those not ignored), not kept: a directory new to the
  * database is listed again, in inode order, when its files are indexed (maildex__scan_relist), and
- * keeping every name of a first index until the end cost ~60 MB at 1M messages. */
+ * keeping every name of a first index until the end cost ~60 MB at 1M messages. Returns NULL with
+ * errno set when the directory cannot be opened or read to the end: a partial listing would look
+ * like removals. */
 static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *is_maildir,
                         uint64_t *count_files)
 {
-    GArray *entries = g_array_new(FALSE, FALSE, sizeof(struct entry));
+    GArray *entries;
     DIR *dh = opendir(abs);
     struct dirent *de;
     bool in_leaf, leaf_is_new;
+    int err;
 
     *is_maildir = false;
-    if (dh == NULL) {
-        warn(w, dir, NULL, strerror(errno));
-        return entries;
-    }
+    if (dh == NULL)
+        return NULL;
+    entries = g_array_new(FALSE, FALSE, sizeof(struct entry));
     in_leaf = maildex__maildir_is_leaf(dir, &leaf_is_new);
-    while ((de = readdir(dh)) != NULL) {
+    while ((errno = 0, de = readdir(dh)) != NULL) {
         struct entry e = {0};
         unsigned char type = de->d_type;
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            !entry_type(w, dh, dir, de->d_name, &type))
             continue;
-        if (type == DT_LNK || type == DT_UNKNOWN) {
-            struct stat sb;
-            if (fstatat(dirfd(dh), de->d_name, &sb, 0) != 0) {
-                warn(w, dir, de->d_name,
-                     errno == ELOOP    ? "symlink loop; skipped"
-                     : errno == ENOENT ? "dangling symlink; skipped"
-                                       : strerror(errno));
-                continue;
-            }
-            type = S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG : DT_FIFO;
-            if (type == DT_FIFO) {
-                warn(w, dir, de->d_name, kind_of(sb.st_mode));
-                continue;
-            }
-        }
         if (type == DT_DIR) {
             if (strcmp(de->d_name, "cur") == 0 || strcmp(de->d_name, "new") == 0)
                 *is_maildir = true;
@@ -260,8 +292,10 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
                 continue;
             }
             e.is_dir = true;
+        } else if (type == DT_UNKNOWN) {
+            e.unknown = true;
         } else if (type != DT_REG) {
-            warn(w, dir, de->d_name,
+            warn(w, dir, de->d_name, "%s",
                  type == DT_FIFO  ? "not a regular file (a FIFO); skipped"
                  : type == DT_SOCK ? "not a regular file (a socket); skipped"
                                    : "not a regular file (a device); skipped");
@@ -273,7 +307,13 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
         e.name = g_string_chunk_insert(w->scan->names, de->d_name);
         g_array_append_val(entries, e);
     }
+    err = errno;
     closedir(dh);
+    if (err != 0) {
+        g_array_free(entries, TRUE);
+        errno = err;
+        return NULL;
+    }
     g_array_sort(entries, compare_entries); /* the same order on every machine: stable thread ids */
     return entries;
 }
@@ -288,6 +328,16 @@ static void next_known(struct walk *w, sqlite3_stmt *stmt, const char **name)
         *name = (const char *) sqlite3_column_text(stmt, 1);
 }
 
+/* A directory that exists but cannot be read: one warning, and nothing under it changes this run
+ * (its files and subdirectories keep their rows; it is listed again next time). */
+static void unreadable(struct walk *w, struct maildex__scan_dir *d, const char *what, int err)
+{
+    d->unreadable = true;
+    w->scan->unreadable_dirs++;
+    warn(w, d->path, NULL, "cannot %s directory: %s; what the index knows of it is kept", what,
+         strerror(err));
+}
+
 /* A changed (or new) directory: list it, diff files against the database, queue subdirectories.
  * The listing and the database's files are both in byte order of name, so the diff is one merge:
  * no per-file allocation or hashing for the tens of thousands of files a big folder keeps. */
@@ -296,12 +346,17 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
     bool is_maildir;
     uint64_t new_files = 0;
     GArray *entries = list_dir(w, d->path, abs, &is_maildir, d->id == 0 ? &new_files : NULL);
-    GHashTable *subdirs = known_subdirs(w, d->id);
+    GHashTable *subdirs;
     sqlite3_stmt *stmt = NULL;
     const char *known = NULL;
     GHashTableIter it;
     gpointer key, value;
 
+    if (entries == NULL) {
+        unreadable(w, d, "read", errno);
+        return;
+    }
+    subdirs = known_subdirs(w, d->id);
     if (d->id != 0 && !w->st && !(w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
         sqlite3_bind_int64(stmt, 1, d->id);
     next_known(w, stmt, &known);
@@ -313,21 +368,23 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
         int cmp = 1;
         if (ignored(w->scan, d->path, e->name) || (e->is_dir && is_maildir && strcmp(e->name, "tmp") == 0))
             continue;
-        if (e->is_dir) {
+        if (e->is_dir || e->unknown) {
             char *path = child_path(d->path, e->name);
             g_hash_table_remove(subdirs, path);
-            add_dir(w, path, index);
+            if (e->is_dir)
+                add_dir(w, path, index);
             g_free(path);
-            continue;
+            if (e->is_dir)
+                continue;
         }
         while (known && (cmp = strcmp(known, e->name)) < 0) { /* in the database, gone from disk */
-            add_removal(w, sqlite3_column_int64(stmt, 0), known);
+            add_removal(w, d, sqlite3_column_int64(stmt, 0), known);
             next_known(w, stmt, &known);
         }
-        if (known && cmp == 0) { /* known and still there */
+        if (known && cmp == 0) /* known and still there */
             next_known(w, stmt, &known);
+        if (cmp == 0 || e->unknown)
             continue;
-        }
         if (!d->fresh) {
             if (!d->new_names)
                 d->new_names = g_ptr_array_new();
@@ -336,7 +393,7 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
         w->scan->files_found++;
     }
     while (known && w->st == MAILDEX_STATUS_OK) {
-        add_removal(w, sqlite3_column_int64(stmt, 0), known);
+        add_removal(w, d, sqlite3_column_int64(stmt, 0), known);
         next_known(w, stmt, &known);
     }
     w->scan->files_found += new_files;
@@ -363,6 +420,35 @@ static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t inde
     sqlite3_reset(stmt);
 }
 
+/* A directory that exists (stat did not say ENOENT) but cannot be stat'ed. When its parent cannot be
+ * opened either, the parent is what is unreadable (chmod 000 on a folder makes its cur/ and new/
+ * fail): the warning names the parent, once, and its other subdirectories are skipped silently. */
+static void stat_failed(struct walk *w, int64_t index, int err)
+{
+    struct maildex__scan_dir *d = w->scan->dirs->pdata[index];
+    struct maildex__scan_dir *parent = d->parent >= 0 ? w->scan->dirs->pdata[d->parent] : NULL;
+    char *parent_abs;
+    int fd;
+
+    if (index == 0) {
+        w->st = maildex__error(w->db, MAILDEX_STATUS_IO_ERROR, "cannot read mail root '%s': %s",
+                               w->db->mail_root, strerror(err));
+        return;
+    }
+    d->unreadable = true;
+    if (parent->unreadable)
+        return;
+    parent_abs = maildex__scan_full_path(NULL, w->db->mail_root, parent->path, NULL);
+    fd = parent_abs ? open(parent_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (fd < 0 && errno != ENOENT)
+        unreadable(w, parent, "read", errno);
+    else
+        unreadable(w, d, "stat", err);
+    talloc_free(parent_abs);
+}
+
 static void walk_one(struct walk *w, int64_t index)
 {
     struct maildex__scan_dir *d = w->scan->dirs->pdata[index];
@@ -371,10 +457,18 @@ static void walk_one(struct walk *w, int64_t index)
     int64_t db_mtime;
     char loop_key[64];
     time_t now = time(NULL);
+    int rc, err;
 
     find_dir(w, d, &db_mtime);
     d->was_new = d->id == 0;
-    if (stat(abs, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+    rc = stat(abs, &sb);
+    err = rc == 0 ? 0 : errno;
+    if (rc != 0 && err != ENOENT && err != ENOTDIR) {
+        stat_failed(w, index, err);
+        talloc_free(abs);
+        return;
+    }
+    if (rc != 0 || !S_ISDIR(sb.st_mode)) {
         if (d->id) /* gone since the database saw it (or since the parent was listed) */
             remove_dir_tree(w, d->id);
         if (index == 0)

@@ -2,7 +2,12 @@
  * without opening a mail file. Directories whose mtime matches the database are not listed (their
  * known subdirectories are still visited); a changed directory's listing is diffed against the files
  * table. One bad entry (a symlink loop, a dangling symlink, a FIFO, a device, a directory inside
- * cur/ or new/) costs one warning and never stops the walk. */
+ * cur/ or new/) costs one warning and never stops the walk.
+ *
+ * Something that cannot be read is not something that is gone: only ENOENT (or ENOTDIR, or a file
+ * where the directory was) removes what the database knows. A directory that cannot be stat'ed,
+ * opened or listed to the end keeps its rows and its subtree untouched, is not listed again until it
+ * can be, and costs one warning; an entry that cannot be stat'ed keeps a known file of that name. */
 #ifndef MAILDEX_SCAN_H
 #define MAILDEX_SCAN_H
 
@@ -20,12 +25,15 @@ struct maildex__scan_dir {
     bool fresh;          /* no files in the database: every regular file in it is new */
     bool listed;         /* its mtime changed (or a full scan): listed and diffed this run */
     bool was_new;        /* not in the database when the walk found it */
+    bool unreadable;     /* exists, but could not be stat'ed or listed: nothing under it changes */
     uint64_t ino;        /* st_ino: notmuch walks a new directory's entries in inode order */
     GPtrArray *new_names; /* names new to a directory that had files (owned by scan->names) */
 };
 
 struct maildex__scan_removal {
     int64_t file_id;
+    struct maildex__scan_dir *dir; /* the listed directory it vanished from; NULL when that
+                                      directory is gone as a whole */
     char *name;          /* in scan->names */
     int64_t size;
     bool done;           /* matched as a rename, or removed */
@@ -39,6 +47,8 @@ struct maildex__scan {
     uint64_t files_found; /* new files: new_names plus the regular files of fresh directories */
     uint64_t warnings;
     uint64_t listed;
+    uint64_t unreadable_dirs;    /* directories that exist but could not be stat'ed or listed */
+    uint64_t unreadable_entries; /* entries of a listing that exist but could not be stat'ed */
     GPtrArray *ignore_names;   /* new.ignore plain names */
     GPtrArray *ignore_regexes; /* new.ignore /regex/ entries, compiled */
 };

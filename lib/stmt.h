@@ -80,12 +80,16 @@
                              "f.name END FROM files f JOIN directories d ON d.id = f.directory " \
                              "WHERE f.message = ?1 ORDER BY f.id")                            \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
+    X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
+                    "(SELECT message FROM files WHERE id = ?1)")                              \
     /* scan.c */                                                                              \
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
     X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \
     X(DIR_CHILDREN, "SELECT id, path FROM directories WHERE parent = ?1")                     \
     X(DIR_SET_MTIME, "UPDATE directories SET mtime = ?2 WHERE id = ?1")                       \
-    X(DIR_DELETE, "DELETE FROM directories WHERE id = ?1")                                    \
+    X(DIR_DELETE, "DELETE FROM directories WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM files " \
+                  "WHERE directory = ?1) AND NOT EXISTS (SELECT 1 FROM directories "          \
+                  "WHERE parent = ?1)")                                                       \
     X(DIR_FILES, "SELECT id, name FROM files WHERE directory = ?1 ORDER BY name")             \
     X(FILE_SIZE, "SELECT size FROM files WHERE id = ?1")                                      \
     X(DIR_HAS_FILES, "SELECT 1 FROM files WHERE directory = ?1 LIMIT 1")                      \

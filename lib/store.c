@@ -455,3 +455,12 @@ maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, b
     *message_removed = true;
     return delete_message(db, key);
 }
+
+maildex_status_t maildex__store_file_is_last(maildex_db_t *db, int64_t file_id, bool *last)
+{
+    int64_t value;
+    maildex_status_t st = maildex__lookup_int(db, MAILDEX__STMT_FILE_IS_LAST, file_id, &value);
+
+    *last = value != 0;
+    return st;
+}

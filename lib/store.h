@@ -67,4 +67,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
 maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, bool sync_flags,
                                             bool *message_removed);
 
+/* Sets *last to whether file_id is the only file of its message (removing it would remove the
+ * message, and its tags). */
+maildex_status_t maildex__store_file_is_last(maildex_db_t *db, int64_t file_id, bool *last);
+
 #endif

@@ -293,6 +293,24 @@ maildex_store_dump() {
       FROM messages m ORDER BY m.message_id"
 }
 
+# Prints "ok" when the store is consistent, else the broken invariants: SQLite's integrity check,
+# then rows pointing at nothing (files, tags, text) and stored counts that disagree with the rows.
+maildex_store_check() {
+    sqlite3 "${1:-$MAIL_DIR/.maildex/maildex.db}" "PRAGMA integrity_check" 2>&1 | grep -v '^ok$'
+    sqlite3 -separator ' ' "${1:-$MAIL_DIR/.maildex/maildex.db}" "
+      SELECT 'file without message', count(*) FROM files f WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = f.message)
+      UNION ALL SELECT 'file without directory', count(*) FROM files f WHERE NOT EXISTS (SELECT 1 FROM directories d WHERE d.id = f.directory)
+      UNION ALL SELECT 'message without file', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.message = m.id)
+      UNION ALL SELECT 'tag without message', count(*) FROM message_tags mt WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = mt.message)
+      UNION ALL SELECT 'text without message', count(*) FROM fts_text t WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = t.id)
+      UNION ALL SELECT 'message without text', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM fts_text t WHERE t.id = m.id)
+      UNION ALL SELECT 'wrong tag count', count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id)
+      UNION ALL SELECT 'wrong thread count', count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id)
+      UNION ALL SELECT 'wrong message count', (SELECT value FROM meta WHERE key = 'messages') != (SELECT count(*) FROM messages)" 2>&1 |
+        grep -v ' 0$'
+    echo ok
+}
+
 # Prints each thread as one sorted line of its Message-IDs (the thread partition), lines sorted.
 maildex_thread_dump() {
     sqlite3 "${1:-$MAIL_DIR/.maildex/maildex.db}" "
@@ -303,6 +321,16 @@ maildex_thread_dump() {
 # record their mtimes (it never trusts an mtime in the current second).
 age_directories() {
     find "$MAIL_DIR" -type d -exec touch -d '2 seconds ago' {} +
+}
+
+# unprivileged COMMAND...: runs COMMAND so that file permissions apply. As root (CI), without the
+# capabilities that override them (setpriv, util-linux); otherwise as it is.
+unprivileged() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --bounding-set=-dac_override,-dac_read_search,-fowner "$@"
+    else
+        "$@"
+    fi
 }
 
 # Sanitizers, named as notmuch's.
