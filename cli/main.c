@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
@@ -54,6 +55,16 @@ int cli_error(struct cli *cli, const char *fmt, ...)
     return EXIT_FAILURE;
 }
 
+/* A write that waits for another process says so on a terminal (a pipe, such as an editor's, gets
+ * nothing: notmuch.el shows any stderr as an error). */
+static void on_waiting(void *data, const char *what)
+{
+    struct cli *cli = data;
+
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "maildex %s: %s...\n", cli->command ? cli->command->name : "", what);
+}
+
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
 {
     char *file = config_database_file(cli->ctx, cli->config);
@@ -75,6 +86,8 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
         free(error);
         return EXIT_FAILURE;
     }
+    if (mode != MAILDEX_DB_READ_ONLY)
+        maildex_db_set_waiting(cli->db, on_waiting, cli);
     return 0;
 }
 

@@ -18,6 +18,8 @@
 /* How long a writer waits for another writer before giving up with MAILDEX_STATUS_DATABASE_BUSY. A
  * `new` run commits in batches, so a tag from Emacs waits at most one batch. */
 #define MAILDEX_BUSY_TIMEOUT_MS 10000
+/* A wait longer than this is told to the host (maildex_db_set_waiting). */
+#define MAILDEX_BUSY_TELL_MS 500
 
 static int db_destructor(maildex_db_t *db)
 {
@@ -179,13 +181,55 @@ static maildex_status_t create_private_file(const char *path, char **error_messa
     return MAILDEX_STATUS_OK;
 }
 
+void maildex_db_set_waiting(maildex_db_t *db, void (*waiting)(void *data, const char *what),
+                            void *data)
+{
+    db->waiting = waiting;
+    db->waiting_data = data;
+}
+
+void maildex__waiting(maildex_db_t *db, const char *what)
+{
+    if (db->waiting)
+        db->waiting(db->waiting_data, what);
+}
+
+/* SQLite's busy handler: sleeps in growing steps (as sqlite3_busy_timeout does) up to the timeout,
+ * and tells the host once when a wait gets long. count is 0 at the start of each wait. */
+static int busy_handler(void *data, int count)
+{
+    static const int steps[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+    maildex_db_t *db = data;
+    int ms = steps[count < (int) G_N_ELEMENTS(steps) ? count : (int) G_N_ELEMENTS(steps) - 1];
+
+    if (count == 0)
+        db->busy_ms = 0;
+    if (db->busy_ms >= MAILDEX_BUSY_TIMEOUT_MS)
+        return 0;
+    if (db->busy_ms < MAILDEX_BUSY_TELL_MS && db->busy_ms + ms >= MAILDEX_BUSY_TELL_MS &&
+        db->mode != MAILDEX_DB_READ_ONLY)
+        maildex__waiting(db, "waiting for another process writing to the database");
+    g_usleep((gulong) ms * 1000);
+    db->busy_ms += ms;
+    return 1;
+}
+
+void maildex__checkpoint(maildex_db_t *db)
+{
+    /* Without a busy handler, a checkpoint that would wait for a reader (or a writer) copies what it
+     * can and returns: a reader open in an editor must never cost a writer its busy timeout. */
+    sqlite3_busy_handler(db->sql, NULL, NULL);
+    sqlite3_wal_checkpoint_v2(db->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    sqlite3_busy_handler(db->sql, busy_handler, db);
+}
+
 static maildex_status_t configure_connection(maildex_db_t *db)
 {
     maildex_status_t st;
     int rc;
 
     sqlite3_extended_result_codes(db->sql, 1);
-    sqlite3_busy_timeout(db->sql, MAILDEX_BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(db->sql, busy_handler, db);
     rc = maildex__fts_tokenizer_register(db->sql, &db->fts);
     if (rc != SQLITE_OK)
         return maildex__sql_error(db, rc, "cannot register the full-text tokenizer");

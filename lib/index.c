@@ -535,6 +535,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     struct maildex__scan_options scan_opts = {opts->ignore, opts->full_scan, opts->warning,
                                               opts->data};
     struct run r = {0};
+    struct maildex__writer_lock *lock = NULL;
     sqlite3_int64 changes_before;
 
     if (stats == NULL)
@@ -548,9 +549,14 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.stats = stats;
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
-    r.st = maildex__scan(db, &scan_opts, &r.scan);
-    if (r.st)
+    /* Before the scan: a second indexer must plan from the first one's finished work. */
+    r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);
+    if (r.st == MAILDEX_STATUS_OK)
+        r.st = maildex__scan(db, &scan_opts, &r.scan);
+    if (r.st) {
+        maildex__writer_unlock(lock);
         return r.st;
+    }
     stats->files_found = r.scan->files_found;
     stats->warnings = r.scan->warnings;
     stats->directories_unreadable = r.scan->unreadable_dirs;
@@ -589,9 +595,9 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     else
         maildex__rollback(db);
     /* Leave an empty WAL behind: every later reader (each search is a new process) would otherwise
-     * find and index the frames of this run. Readers holding the WAL make this a no-op. */
+     * find and index the frames of this run. A reader holding the WAL is not waited for. */
     if (r.st == MAILDEX_STATUS_OK && sqlite3_total_changes64(db->sql) != changes_before)
-        sqlite3_exec(db->sql, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+        maildex__checkpoint(db);
     sqlite3_wal_autocheckpoint(db->sql, 1000); /* SQLite's default again */
     if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
         r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
@@ -608,5 +614,6 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     g_mutex_clear(&r.recorders_lock);
     g_hash_table_destroy(r.renames);
     maildex__scan_free(r.scan);
+    maildex__writer_unlock(lock);
     return r.st;
 }

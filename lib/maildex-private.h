@@ -26,6 +26,15 @@ struct maildex_db {
     void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
     struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
     int64_t message_delta;                /* messages added minus removed in this transaction */
+    void (*waiting)(void *data, const char *what); /* maildex_db_set_waiting */
+    void *waiting_data;
+    int busy_ms;                          /* time the current busy wait has slept so far */
+};
+
+/* The indexer lock (writer-lock.c). */
+struct maildex__writer_lock {
+    int fd;
+    bool held;
 };
 
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */
@@ -89,6 +98,22 @@ maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, in
 /* The revision this write transaction stamps on what it changes (bumping meta.revision on the
  * first call in a transaction). */
 maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision);
+
+/* Copies the write-ahead log into the database and empties it, as far as that is possible without
+ * waiting for anyone (readers keep what they read; the rest waits for the next checkpoint). */
+void maildex__checkpoint(maildex_db_t *db);
+
+/* Tells the host, through maildex_db_set_waiting, that a write is waiting: what says for whom. */
+void maildex__waiting(maildex_db_t *db, const char *what);
+
+/* Takes the indexer lock of db, waiting (and saying so through maildex__waiting, with what
+ * naming the activity, e.g. "indexing") for another process that holds it, until it is free or
+ * *interrupted is set (MAILDEX_STATUS_INTERRUPTED). The lock is a child of db; release it with
+ * maildex__writer_unlock, or it goes with db. */
+maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
+                                      const volatile int *interrupted,
+                                      struct maildex__writer_lock **out);
+void maildex__writer_unlock(struct maildex__writer_lock *lock);
 
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);

@@ -85,6 +85,15 @@ maildex_status_t maildex_db_close(maildex_db_t *db);
  * NULL (empty when there was no failure). */
 const char *maildex_db_errmsg(maildex_db_t *db);
 
+/* Sets a function called when a write has to wait for another process: another indexer (`new`,
+ * `reindex`) holding the indexer lock, or another writer holding SQLite's write lock for more than
+ * half a second. what is a lower-case phrase ("waiting for another process (pid 4242) indexing to
+ * finish"), valid during the call. Called at most once per wait; it must not call into db. NULL
+ * removes it. A host on a terminal prints it; indexers wait as long as the other one runs, other
+ * writes up to ten seconds (then MAILDEX_STATUS_DATABASE_BUSY). */
+void maildex_db_set_waiting(maildex_db_t *db, void (*waiting)(void *data, const char *what),
+                            void *data);
+
 /* The path the database was opened at, and the mail root, owned by db. */
 const char *maildex_db_path(maildex_db_t *db);
 const char *maildex_db_mail_root(maildex_db_t *db);

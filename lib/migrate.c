@@ -24,14 +24,21 @@ int maildex_db_schema_version(maildex_db_t *db)
     return version;
 }
 
-static maildex_status_t apply_one(maildex_db_t *db, const struct maildex__migration *m, int from)
+static maildex_status_t apply_one(maildex_db_t *db, const struct maildex__migration *m)
 {
     maildex_status_t st = MAILDEX_STATUS_OK;
     char *pragma = talloc_asprintf(db, "PRAGMA user_version = %d", m->version);
+    int from = -1;
 
     if (pragma == NULL)
         return MAILDEX_STATUS_NO_MEMORY;
     st = maildex__begin(db);
+    /* The version read before the write lock may be stale: two first runs at once both see 0, and
+     * the second must find the first one's schema, not apply it again. */
+    if (st == MAILDEX_STATUS_OK && (from = maildex_db_schema_version(db)) >= m->version) {
+        talloc_free(pragma);
+        return maildex__commit(db);
+    }
     if (st == MAILDEX_STATUS_OK && sqlite3_exec(db->sql, m->sql, NULL, NULL, NULL) != SQLITE_OK)
         st = maildex__error(db, MAILDEX_STATUS_DATABASE_ERROR,
                             "cannot upgrade database '%s' with %s: %s", db->path, m->name,
@@ -88,7 +95,7 @@ maildex_status_t maildex__migrate(maildex_db_t *db)
         const struct maildex__migration *m = &maildex__migrations[i];
         if (m->version <= current)
             continue;
-        st = apply_one(db, m, current);
+        st = apply_one(db, m);
         current = m->version;
     }
     return st;

@@ -57,9 +57,13 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
 {
     GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
     const struct maildex__mime_ops *mime = NULL;
-    maildex_status_t st = collect_ids(db, query, ids);
+    struct maildex__writer_lock *lock = NULL;
+    /* An indexer: no `new` may apply a scan made before this re-keys messages, nor the other way. */
+    maildex_status_t st = maildex__writer_lock(db, "indexing", NULL, &lock);
     uint64_t done = 0;
 
+    if (st == MAILDEX_STATUS_OK)
+        st = collect_ids(db, query, ids);
     if (st == MAILDEX_STATUS_OK && ids->len)
         st = maildex__mime(db, &mime);
     if (st == MAILDEX_STATUS_OK)
@@ -87,6 +91,7 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
     else if (db->in_transaction)
         maildex__rollback(db);
     g_ptr_array_free(ids, TRUE);
+    maildex__writer_unlock(lock);
     if (reindexed)
         *reindexed = done;
     return st;

@@ -204,6 +204,56 @@ static maildex_status_t tag_message(maildex_db_t *db, int64_t key, const maildex
     return st;
 }
 
+/* The database's revision, which every write transaction that changes messages or tags bumps. */
+static maildex_status_t read_revision(maildex_db_t *db, int64_t *revision)
+{
+    uint64_t r = 0;
+    maildex_status_t st = maildex_db_revision(db, NULL, &r);
+
+    *revision = (int64_t) r;
+    return st;
+}
+
+/* Between two batches another writer may have written (`new` removing or re-keying a message):
+ * commits, begins again, and if the revision moved meanwhile, reads the matches again in the new
+ * transaction, less the ones already done. Tag changes are idempotent, so a message matched again
+ * would only cost time. keys[*next..] is what is left to do. */
+static maildex_status_t next_batch(maildex_query_t *q, GArray *keys, guint *next)
+{
+    maildex_db_t *db = maildex__query_db(q);
+    int64_t ours, now;
+    maildex_status_t st = maildex__commit(db);
+    GHashTable *done;
+    GArray *fresh;
+    guint kept = 0;
+
+    if (st == MAILDEX_STATUS_OK)
+        st = read_revision(db, &ours);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__begin(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = read_revision(db, &now);
+    if (st != MAILDEX_STATUS_OK || now == ours)
+        return st;
+    /* The done keys are hashed where they lie in keys, so the new ones go to fresh first. */
+    done = g_hash_table_new(g_int64_hash, g_int64_equal);
+    for (guint i = 0; i < *next; i++)
+        g_hash_table_add(done, &g_array_index(keys, int64_t, i));
+    fresh = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    st = maildex__query_keys(q, fresh);
+    for (guint i = 0; i < fresh->len; i++) {
+        int64_t key = g_array_index(fresh, int64_t, i);
+        if (!g_hash_table_contains(done, &key))
+            g_array_index(fresh, int64_t, kept++) = key;
+    }
+    g_array_set_size(fresh, kept);
+    g_hash_table_destroy(done);
+    g_array_set_size(keys, *next);
+    g_array_append_vals(keys, fresh->data, fresh->len);
+    g_array_free(fresh, TRUE);
+    return st;
+}
+
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed)
 {
@@ -224,22 +274,22 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);
     keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    st = maildex__query_keys(q, keys);
-    if (st == MAILDEX_STATUS_OK && keys->len)
-        st = maildex__begin(db);
-    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK; i++) {
+    /* The matches are read inside the write transaction: no other writer can change them between
+     * reading and tagging (next_batch handles the gaps between batches). */
+    st = maildex__begin(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__query_keys(q, keys);
+    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK;) {
         bool ch;
         st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops, flags, &ch);
         n += ch;
-        if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0) {
-            st = maildex__commit(db);
-            if (st == MAILDEX_STATUS_OK)
-                st = maildex__begin(db);
-        }
+        i++;
+        if (st == MAILDEX_STATUS_OK && i % BATCH == 0 && i < keys->len)
+            st = next_batch(q, keys, &i);
     }
-    if (st == MAILDEX_STATUS_OK && keys->len)
+    if (st == MAILDEX_STATUS_OK)
         st = maildex__commit(db);
-    else if (st != MAILDEX_STATUS_OK)
+    else
         maildex__rollback(db);
     g_array_free(keys, TRUE);
     if (changed)

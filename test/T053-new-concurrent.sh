@@ -1,0 +1,132 @@
+#!/bin/sh
+# Writers wait for each other, readers never make them wait. Two `new` runs at once: the second takes
+# the indexer lock before it scans, waits for the first (saying so on a terminal) and then sees the
+# first one's work, so both exit 0 and every message is added once. `tag` during a first index takes
+# SQLite's write lock between the indexer's batches and never leaves a tag on a message that is gone.
+# A reader holding a snapshot does not make `new` wait out its busy timeout at the final checkpoint.
+. "$(dirname "$0")/test-lib.sh"
+test_require python3
+test_require sqlite3
+test_require flock
+test_require script
+
+DB=$MAIL_DIR/.maildex/maildex.db
+rmdir "$MAIL_DIR"
+python3 "$srcdir/bench/gen" --count 3000 --seed 53 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
+messages=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["messages"])' "$TMP_DIRECTORY/gen.json")
+
+maildex new > "$TMP_DIRECTORY/out1" 2> "$TMP_DIRECTORY/err1" &
+first=$!
+maildex new > "$TMP_DIRECTORY/out2" 2> "$TMP_DIRECTORY/err2"
+rc2=$?
+wait $first
+rc1=$?
+
+test_begin_subtest "two new runs at once: both exit 0, nothing on stderr"
+test_expect_equal "$rc1 $rc2|$(cat "$TMP_DIRECTORY/err1" "$TMP_DIRECTORY/err2")" "0 0|"
+
+test_begin_subtest "... one adds every message, the other finds nothing new"
+added=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | sed -n 's/^Added \([0-9]*\) new messages.*/\1/p')
+test_expect_equal "$added|$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | grep -c '^No new mail.$')|$(maildex count '*')" \
+    "$messages|1|$messages"
+
+test_begin_subtest "... and the store is consistent"
+test_expect_equal "$(maildex_store_check)" "ok"
+
+# The same on a store that exists, with more new mail than one batch: before, the second run scanned
+# before taking the write lock and applied its stale scan between the first one's batches ("UNIQUE
+# constraint failed: files.directory, files.name").
+python3 "$srcdir/bench/gen" --sync --seed 7 --new 2500 --flags 300 --deletes 0 "$MAIL_DIR" > /dev/null
+maildex new > "$TMP_DIRECTORY/out1" 2> "$TMP_DIRECTORY/err1" &
+first=$!
+maildex new > "$TMP_DIRECTORY/out2" 2> "$TMP_DIRECTORY/err2"
+rc2=$?
+wait $first
+rc1=$?
+test_begin_subtest "two new runs at once on a sync pass: both exit 0, every new message added once"
+added=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | sed -n 's/^Added \([0-9]*\) new messages.*/\1/p')
+test_expect_equal "$rc1 $rc2|$(cat "$TMP_DIRECTORY/err1" "$TMP_DIRECTORY/err2")|$added|$(maildex count '*')" \
+    "0 0||2500|$((messages + 2500))"
+
+test_begin_subtest "... and the store is consistent"
+test_expect_equal "$(maildex_store_check)" "ok"
+messages=$((messages + 2500))
+
+# Another indexer holds the lock (flock(1) stands in for it): new waits, says so on a terminal, and
+# runs once the lock is free.
+flock "$DB-lock" sleep 2 &
+holder=$!
+sleep 0.5
+python3 "$srcdir/bench/gen" --sync --seed 1 --new 20 --flags 0 --newcur 0 --moves 0 --deletes 0 "$MAIL_DIR" >/dev/null
+start=$(date +%s%N)
+script -qec "maildex new" /dev/null > "$TMP_DIRECTORY/tty-new" 2>&1
+rc=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+wait $holder
+test_begin_subtest "new waits for another indexer, says so on a terminal, then indexes"
+test_expect_equal "$rc|$(grep -c 'maildex new: waiting for another process indexing to finish' "$TMP_DIRECTORY/tty-new")|$(tail -n 1 "$TMP_DIRECTORY/tty-new" | tr -d '\r')" \
+    "0|1|Added 20 new messages to the database."
+
+test_begin_subtest "... for as long as the other one holds the lock"
+test_expect_equal "$([ "$elapsed_ms" -ge 1000 ] && echo waited)" "waited"
+
+# Another process holds SQLite's write lock for a second: tag waits (not failing) and says so.
+python3 - "$DB" <<'PY' &
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+time.sleep(1.5)
+db.execute("COMMIT")
+PY
+writer=$!
+sleep 0.5
+script -qec "maildex tag +waited -- tag:inbox" /dev/null > "$TMP_DIRECTORY/tty" 2>&1
+rc=$?
+wait $writer
+test_begin_subtest "tag waits for another writer, says so on a terminal, then tags"
+test_expect_equal "$rc|$(grep -c 'maildex tag: waiting for another process writing to the database' "$TMP_DIRECTORY/tty")|$(maildex count tag:waited)" \
+    "0|1|$(maildex count tag:inbox)"
+
+# tag while a first index runs: every tag lands on a message that exists.
+rm -rf "$MAIL_DIR/.maildex"
+maildex new > /dev/null 2>&1 &
+indexer=$!
+until maildex count '*' >/dev/null 2>&1; do sleep 0.05; done
+tag_failures=0
+for i in 1 2 3 4 5 6 7 8; do
+    maildex tag +during$i -- '*' 2>> "$TMP_DIRECTORY/tag-err" || tag_failures=$((tag_failures + 1))
+done
+wait $indexer
+rc=$?
+test_begin_subtest "tag during a first index: every tag and the index succeed"
+test_expect_equal "$rc $tag_failures|$(cat "$TMP_DIRECTORY/tag-err")" "0 0|"
+
+test_begin_subtest "... and the store is consistent (no tag of a message that is not there)"
+test_expect_equal "$(maildex_store_check)" "ok"
+
+# A reader holds a snapshot the whole time: new's final checkpoint does not wait for it.
+python3 - "$DB" "$TMP_DIRECTORY/reader-ready" <<'PY' &
+import sqlite3, sys, time
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, isolation_level=None)
+db.execute("BEGIN")
+db.execute("SELECT count(*) FROM messages").fetchone()
+open(sys.argv[2], "w").close()
+time.sleep(20)
+PY
+reader=$!
+while [ ! -e "$TMP_DIRECTORY/reader-ready" ]; do sleep 0.1; done
+python3 "$srcdir/bench/gen" --sync --seed 2 --new 50 "$MAIL_DIR" >/dev/null
+start=$(date +%s%N)
+maildex new > "$TMP_DIRECTORY/out" 2>&1
+rc=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+kill $reader 2>/dev/null
+wait $reader 2>/dev/null
+test_begin_subtest "new with a reader open finishes without waiting for it (under 5 s, busy timeout 10 s)"
+test_expect_equal "$rc $([ "$elapsed_ms" -lt 5000 ] && echo fast || echo "slow: $elapsed_ms ms")" "0 fast"
+
+test_begin_subtest "... and once the reader is gone, the next write empties the WAL"
+maildex tag +after -- id:nosuchmessage >/dev/null 2>&1
+maildex new >/dev/null 2>&1
+test_expect_equal "$(maildex_store_check)" "ok"
+test_done
