@@ -15,20 +15,27 @@ rmdir "$MAIL_DIR"
 python3 "$srcdir/bench/gen" --count 3000 --seed 53 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
 messages=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["messages"])' "$TMP_DIRECTORY/gen.json")
 
-maildex new > "$TMP_DIRECTORY/out1" 2> "$TMP_DIRECTORY/err1" &
-first=$!
-maildex new > "$TMP_DIRECTORY/out2" 2> "$TMP_DIRECTORY/err2"
-rc2=$?
-wait $first
-rc1=$?
+# two_new_runs: starts two `new` at once; sets rc1, rc2, errors (both stderrs), added (the sum of
+# their "Added N" lines) and nothing_new (how many said "No new mail.").
+two_new_runs() {
+    maildex new > "$TMP_DIRECTORY/out1" 2> "$TMP_DIRECTORY/err1" &
+    first=$!
+    maildex new > "$TMP_DIRECTORY/out2" 2> "$TMP_DIRECTORY/err2"
+    rc2=$?
+    wait $first
+    rc1=$?
+    errors=$(cat "$TMP_DIRECTORY/err1" "$TMP_DIRECTORY/err2")
+    added=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | sed -n 's/^Added \([0-9]*\) new messages.*/\1/p' |
+        awk '{ n += $1 } END { print n + 0 }')
+    nothing_new=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | grep -c '^No new mail.$')
+}
 
+two_new_runs
 test_begin_subtest "two new runs at once: both exit 0, nothing on stderr"
-test_expect_equal "$rc1 $rc2|$(cat "$TMP_DIRECTORY/err1" "$TMP_DIRECTORY/err2")" "0 0|"
+test_expect_equal "$rc1 $rc2|$errors" "0 0|"
 
 test_begin_subtest "... one adds every message, the other finds nothing new"
-added=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | sed -n 's/^Added \([0-9]*\) new messages.*/\1/p')
-test_expect_equal "$added|$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | grep -c '^No new mail.$')|$(maildex count '*')" \
-    "$messages|1|$messages"
+test_expect_equal "$added|$nothing_new|$(maildex count '*')" "$messages|1|$messages"
 
 test_begin_subtest "... and the store is consistent"
 test_expect_equal "$(maildex_store_check)" "ok"
@@ -37,15 +44,9 @@ test_expect_equal "$(maildex_store_check)" "ok"
 # before taking the write lock and applied its stale scan between the first one's batches ("UNIQUE
 # constraint failed: files.directory, files.name").
 python3 "$srcdir/bench/gen" --sync --seed 7 --new 2500 --flags 300 --deletes 0 "$MAIL_DIR" > /dev/null
-maildex new > "$TMP_DIRECTORY/out1" 2> "$TMP_DIRECTORY/err1" &
-first=$!
-maildex new > "$TMP_DIRECTORY/out2" 2> "$TMP_DIRECTORY/err2"
-rc2=$?
-wait $first
-rc1=$?
+two_new_runs
 test_begin_subtest "two new runs at once on a sync pass: both exit 0, every new message added once"
-added=$(cat "$TMP_DIRECTORY/out1" "$TMP_DIRECTORY/out2" | sed -n 's/^Added \([0-9]*\) new messages.*/\1/p')
-test_expect_equal "$rc1 $rc2|$(cat "$TMP_DIRECTORY/err1" "$TMP_DIRECTORY/err2")|$added|$(maildex count '*')" \
+test_expect_equal "$rc1 $rc2|$errors|$added|$(maildex count '*')" \
     "0 0||2500|$((messages + 2500))"
 
 test_begin_subtest "... and the store is consistent"
