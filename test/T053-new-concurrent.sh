@@ -55,10 +55,10 @@ messages=$((messages + 2500))
 
 # Another indexer holds the lock (flock(1) stands in for it): new waits, says so on a terminal, and
 # runs once the lock is free.
-flock "$DB-lock" sleep 2 &
-holder=$!
-sleep 0.5
 python3 "$srcdir/bench/gen" --sync --seed 1 --new 20 --flags 0 --newcur 0 --moves 0 --deletes 0 "$MAIL_DIR" >/dev/null
+flock "$DB-lock" sh -c "touch '$TMP_DIRECTORY/locked'; sleep 2" &
+holder=$!
+while [ ! -e "$TMP_DIRECTORY/locked" ]; do sleep 0.05; done
 start=$(date +%s%N)
 script -qec "maildex new" /dev/null > "$TMP_DIRECTORY/tty-new" 2>&1
 rc=$?
@@ -72,15 +72,16 @@ test_begin_subtest "... for as long as the other one holds the lock"
 test_expect_equal "$([ "$elapsed_ms" -ge 1000 ] && echo waited)" "waited"
 
 # Another process holds SQLite's write lock for a second: tag waits (not failing) and says so.
-python3 - "$DB" <<'PY' &
+python3 - "$DB" "$TMP_DIRECTORY/writing" <<'PY' &
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
 time.sleep(1.5)
 db.execute("COMMIT")
 PY
 writer=$!
-sleep 0.5
+while [ ! -e "$TMP_DIRECTORY/writing" ]; do sleep 0.05; done
 script -qec "maildex tag +waited -- tag:inbox" /dev/null > "$TMP_DIRECTORY/tty" 2>&1
 rc=$?
 wait $writer
