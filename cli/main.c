@@ -3,6 +3,7 @@
  * this set-up, and this file knows nothing of any one command. */
 #include "cli.h"
 
+#include <locale.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -162,6 +163,9 @@ int main(int argc, char **argv)
      * mutex on every malloc, and FTS5 allocates per indexed term. The library leaves this global
      * setting to its host program. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    /* Regular expressions (POSIX, as notmuch's) read characters in the user's locale: `.` is one
+     * character of a UTF-8 subject, not one byte. Nothing else here depends on the locale. */
+    setlocale(LC_CTYPE, "");
     cli.ctx = talloc_new(NULL);
     cli.format_version = FORMAT_VERSION_CURRENT;
     first = options_parse(cli.ctx, argc, argv, 1, global, &error);

@@ -4,6 +4,8 @@
 #include "maildex-private.h"
 
 #include "fts-tokenizer.h"
+#include "query-sets.h"
+#include "regexp.h"
 #include "tags.h"
 
 #include <errno.h>
@@ -214,6 +216,24 @@ static int busy_handler(void *data, int count)
     return 1;
 }
 
+maildex_status_t maildex__vocab_ensure(maildex_db_t *db)
+{
+    sqlite3_stmt *probe = NULL;
+    int rc;
+
+    if (sqlite3_prepare_v2(db->sql, "SELECT 1 FROM temp.maildex_vocab LIMIT 0", -1, &probe, NULL) ==
+        SQLITE_OK) {
+        sqlite3_finalize(probe);
+        return MAILDEX_STATUS_OK;
+    }
+    rc = sqlite3_exec(db->sql,
+                      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.maildex_vocab "
+                      "USING fts5vocab(main, 'fts', 'row')",
+                      NULL, NULL, NULL);
+    return rc == SQLITE_OK ? MAILDEX_STATUS_OK
+                           : maildex__sql_error(db, rc, "cannot open the word list");
+}
+
 void maildex__checkpoint(maildex_db_t *db)
 {
     /* Without a busy handler, a checkpoint that would wait for a reader (or a writer) copies what it
@@ -233,6 +253,12 @@ static maildex_status_t configure_connection(maildex_db_t *db)
     rc = maildex__fts_tokenizer_register(db->sql, &db->fts);
     if (rc != SQLITE_OK)
         return maildex__sql_error(db, rc, "cannot register the full-text tokenizer");
+    /* The functions queries call: registering later would expire every prepared statement. */
+    rc = maildex__regexp_register(db->sql);
+    if (rc == SQLITE_OK)
+        rc = maildex__sets_register(db->sql);
+    if (rc != SQLITE_OK)
+        return maildex__sql_error(db, rc, "cannot register the query functions");
     /* WAL: readers (Emacs, scripts) never wait for `new`, and `new` never waits for them. NORMAL
      * synchronous is durable across application crashes in WAL mode; a power loss may lose the last
      * commits but never corrupts, and the next `new` redoes them. */

@@ -37,6 +37,14 @@ struct maildex__writer_lock {
     bool held;
 };
 
+/* A message's key: its date in seconds times 2^20 plus a tie-break (sql/0001-schema.sql), so that key
+ * order is date order. Dates are clamped to [0, 2^42) before they become keys. */
+#define MAILDEX__KEY_SHIFT 20
+static inline int64_t maildex__key_of_date(int64_t date)
+{
+    return date * ((int64_t) 1 << MAILDEX__KEY_SHIFT);
+}
+
 /* sql/NNNN-name.sql, compiled in by sql/embed.awk. */
 struct maildex__migration {
     int version;
@@ -98,6 +106,10 @@ maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, in
 /* The revision this write transaction stamps on what it changes (bumping meta.revision on the
  * first call in a transaction). */
 maildex_status_t maildex__current_revision(maildex_db_t *db, int64_t *revision);
+
+/* Creates (once per connection) the temp.maildex_vocab fts5vocab table over fts ("row" kind), the
+ * word list behind full-text estimates and "did you mean". */
+maildex_status_t maildex__vocab_ensure(maildex_db_t *db);
 
 /* Copies the write-ahead log into the database and empties it, as far as that is possible without
  * waiting for anyone (readers keep what they read; the rest waits for the next checkpoint). */

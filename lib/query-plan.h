@@ -4,11 +4,16 @@
  * The plan is built around one driving index chosen by selectivity (tags.messages,
  * threads.messages, fts5vocab document counts, and for folders, paths, properties and date ranges
  * counts that stop at a small cap, made only when an AND must choose); every other condition is a
- * per-row probe on primary keys (EXISTS), so `ORDER BY` is satisfied by the driving index and
- * SQLite never sorts or materialises the matches. An OR of drivable terms drives as a UNION whose
- * arms SQLite merges in key order. Every user value is a bound parameter (?10 and up; ?1..?9 are left to the
- * statements built from the plan). This file knows the schema and SQL; it must not print, read config
- * or know the public iterator types. Private to lib/. */
+ * per-row probe that costs the same at any store size: a primary-key look-up, a binary search in a
+ * set built once per query (thread:{...}, regexes over tags, folders and directories, long OR
+ * lists), or a step of a full-text cursor that reads each word's matches once per statement
+ * (query-sets.h), so any boolean combination costs about the sum of its parts. `ORDER BY` is
+ * satisfied by the driving index, so SQLite never sorts or materialises the matches. An OR of
+ * drivable terms, and an XOR, drive as a UNION whose arms SQLite merges in key order. Every user value
+ * is a bound parameter (?10 and up; ?1..?9 are left to the statements built from the plan). The
+ * planner is query-plan.c (composition), query-fields.c (one handler per field) and query-fts.c
+ * (full text); they know the schema and SQL, and must not print, read config or know the public
+ * iterator types. Private to lib/. */
 #ifndef MAILDEX_QUERY_PLAN_H
 #define MAILDEX_QUERY_PLAN_H
 
@@ -35,17 +40,45 @@ struct maildex__plan_options {
     int64_t now;                     /* the "now" of relative dates; 0 means time(NULL) */
 };
 
+/* What drives a plan's stream (for tests, debugging and the thread iterator's choices). */
+enum maildex__driver {
+    MAILDEX__DRIVER_ALL,      /* every message, by key */
+    MAILDEX__DRIVER_NONE,     /* nothing can match */
+    MAILDEX__DRIVER_SCAN,     /* every message, each probed */
+    MAILDEX__DRIVER_TAG,
+    MAILDEX__DRIVER_FTS,
+    MAILDEX__DRIVER_FOLDER,
+    MAILDEX__DRIVER_PATH,
+    MAILDEX__DRIVER_DATE,
+    MAILDEX__DRIVER_ID,
+    MAILDEX__DRIVER_THREAD,
+    MAILDEX__DRIVER_PROPERTY,
+    MAILDEX__DRIVER_UNION,    /* several arms merged in key order */
+};
+
+/* "all", "none", "scan", "tag" ... */
+const char *maildex__driver_name(enum maildex__driver driver);
+
+enum maildex__bind_kind {
+    MAILDEX__BIND_INT,
+    MAILDEX__BIND_TEXT,
+    MAILDEX__BIND_SET,   /* a struct maildex__set (query-sets.h), bound as a pointer */
+    MAILDEX__BIND_MATCH, /* a struct maildex__match: each statement gets its own cursor */
+};
+
 struct maildex__bind {
-    bool is_text;
+    enum maildex__bind_kind kind;
     int64_t i;
     const char *s;
+    void *ptr;
 };
 
 struct maildex__plan {
     /* "SELECT k FROM ... [UNION SELECT k FROM ...]": every matching (and, unless the mode is FLAG or
      * FALSE, not excluded) message id once, as column 1 named k, with no ORDER BY. */
     const char *stream;
-    /* " ORDER BY 1 DESC" or " ORDER BY 1": appended to stream, it is satisfied by the driving index. */
+    /* " ORDER BY 1 DESC" or " ORDER BY 1": appended to stream, it is satisfied by the driving index
+     * (unless an arm drives through an IN list, which SQLite then sorts: at most a few thousand). */
     const char *order;
     /* stream with every arm's key limited to ?1..?2 (inclusive) and no de-duplication (a message may
      * come once per file): which messages of a key range match, read from the driving index. Thread
@@ -54,20 +87,20 @@ struct maildex__plan {
     /* A boolean SQL expression over the messages row aliased "m": does m match the query? (No
      * exclusion applied.) */
     const char *match;
-    /* match holds a full-text probe: evaluating it costs an FTS5 query per message (a seek per index
-     * segment per word), so reading ranged is cheaper than evaluating match on several messages. */
+    /* match reads a full-text cursor: evaluating it on a few messages of one thread costs a seek in
+     * the full-text index, so reading ranged is cheaper than evaluating match on each. */
     bool match_costly;
     /* A boolean SQL expression over "m": does m carry an excluded tag the query does not name? "0"
      * when there is none (or the mode is FALSE). */
     const char *excluded;
+    /* Whether excluded hides messages (modes TRUE and ALL, and something to exclude). */
+    bool hides;
     /* SQL whose one row is the number of messages stream returns, read from stored counts instead of
      * the stream (a single tag: tags.messages; everything: meta's message count; less the excluded
-     * messages among them, read from the excluded tags' index entries); NULL
-     * when the stream must be counted. Uses the plan's parameters. */
+     * messages among them, read from the excluded tags' index entries); NULL when the stream must be
+     * counted. Uses the plan's parameters. */
     const char *count;
-    /* What drives the stream, for tests and debugging: "all", "tag", "fts", "folder", "path", "date",
-     * "id", "thread", "property", "none", or "union" for several arms. */
-    const char *driver;
+    enum maildex__driver driver;
     struct maildex__bind *binds;
     size_t nbinds;
 };
@@ -79,20 +112,9 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
                                      const struct maildex__plan_options *opts,
                                      struct maildex__plan **out);
 
-/* Binds the plan's values to stmt, skipping parameter numbers stmt does not have. Returns
- * MAILDEX_STATUS_OK or a database status recorded on db. */
+/* Binds the plan's values to stmt (a fresh full-text cursor per statement), skipping parameter
+ * numbers stmt does not have. Returns MAILDEX_STATUS_OK or a database status recorded on db. */
 maildex_status_t maildex__plan_bind(maildex_db_t *db, const struct maildex__plan *plan,
                                     sqlite3_stmt *stmt);
-
-/* Registers regexp(pattern, value) (so `value REGEXP pattern` works) on the connection unless it is
- * there already: GLib's GRegex, case-sensitive, compiled once per statement. Returns SQLITE_OK or an
- * SQLite error code. */
-int maildex__regexp_register(sqlite3 *sql);
-
-/* Checks that pattern compiles as a regex; returns NULL or a message talloc'd on ctx. */
-char *maildex__regexp_check(void *ctx, const char *pattern);
-
-/* Creates (once per connection) the temp.maildex_vocab fts5vocab table over fts ("row" kind). */
-maildex_status_t maildex__vocab_ensure(maildex_db_t *db);
 
 #endif

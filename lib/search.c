@@ -381,7 +381,7 @@ static maildex_status_t prepare_threads(maildex_threads_t *it)
 
     /* A full-text probe per message is an FTS5 query each (a seek per segment per word); reading the
      * driving index over the thread's keys costs one. A plan that scans has no index to read. */
-    it->method = plan->match_costly && strcmp(plan->driver, "scan") != 0 ? MATCH_RANGED : MATCH_INLINE;
+    it->method = plan->match_costly && plan->driver != MAILDEX__DRIVER_SCAN ? MATCH_RANGED : MATCH_INLINE;
     st = prepare(it, db, talloc_asprintf(it, "%s%s", plan->stream, plan->order), plan, &it->stream);
     if (st == MAILDEX_STATUS_OK)
         st = prepare(it, db, "SELECT thread FROM messages WHERE id = ?1", NULL, &it->thread_of);
@@ -404,9 +404,7 @@ static maildex_status_t prepare_threads(maildex_threads_t *it)
 static maildex_status_t prepare_fallback(maildex_threads_t *it)
 {
     const struct maildex__plan *plan = it->q->plan;
-    const enum maildex__exclude_mode mode = it->q->exclude;
-    const char *hide = mode == MAILDEX__EXCLUDE_TRUE || mode == MAILDEX__EXCLUDE_ALL ? plan->excluded
-                                                                                     : "0";
+    const char *hide = plan->hides ? plan->excluded : "0";
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (it->ranged == NULL)
@@ -1017,44 +1015,50 @@ maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count)
     return count_sql(q, "SELECT count(*) FROM ", " s JOIN files c ON c.message = s.k", NULL, count);
 }
 
+/* The tags of the matches: every match's tags, read once per match (as notmuch collects them), and
+ * no further once every tag in use has been seen. */
 maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out)
 {
     void *local = talloc_new(q);
     const struct maildex__plan *plan = q->plan;
-    const bool hide = q->exclude == MAILDEX__EXCLUDE_TRUE || q->exclude == MAILDEX__EXCLUDE_ALL;
-    /* Per tag, the first message carrying it that matches: stops early for common tags. */
     char *sql = talloc_asprintf(local,
-                                "SELECT t.name FROM tags t WHERE EXISTS (SELECT 1 FROM message_tags d "
-                                "CROSS JOIN messages m ON m.id = d.message WHERE d.tag = t.id AND %s%s%s) "
-                                "ORDER BY t.name",
-                                plan->match, hide ? " AND NOT " : "", hide ? plan->excluded : "");
-    const char **list = talloc_array(local, const char *, 1);
-    size_t n = 0;
+                                "SELECT DISTINCT t.name FROM (%s) s CROSS JOIN message_tags mt "
+                                "ON mt.message = s.k CROSS JOIN tags t ON t.id = mt.tag",
+                                plan->stream);
+    GPtrArray *names = g_ptr_array_new();
+    int64_t in_use = 0;
     sqlite3_stmt *stmt;
-    maildex_status_t st;
-    int rc;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    int rc = SQLITE_DONE;
 
     *out = NULL;
     if (q->tags) {
         *out = q->tags;
         talloc_free(local);
+        g_ptr_array_free(names, TRUE);
         return MAILDEX_STATUS_OK;
     }
-    st = prepare(local, q->db, sql, plan, &stmt);
-    while (st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char **grown = talloc_realloc(local, list, const char *, n + 2);
-        if (grown == NULL)
-            st = maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
-        else
-            (list = grown)[n++] = talloc_strdup(q, (const char *) sqlite3_column_text(stmt, 0));
-    }
-    if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
+    st = prepare(local, q->db, "SELECT count(*) FROM tags WHERE messages > 0", NULL, &stmt);
+    if (st == MAILDEX_STATUS_OK && sqlite3_step(stmt) == SQLITE_ROW)
+        in_use = sqlite3_column_int64(stmt, 0);
+    if (st == MAILDEX_STATUS_OK)
+        st = prepare(local, q->db, sql, plan, &stmt);
+    while (st == MAILDEX_STATUS_OK && (int64_t) names->len < in_use &&
+           (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        g_ptr_array_add(names, talloc_strdup(local, (const char *) sqlite3_column_text(stmt, 0)));
+    if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
         st = step_error(q->db, stmt, rc);
     if (st == MAILDEX_STATUS_OK) {
-        list[n] = NULL;
-        q->tags = talloc_steal(q, list);
+        g_ptr_array_sort(names, strptr_cmp);
+        g_ptr_array_add(names, NULL);
+        q->tags = talloc_array(q, const char *, names->len);
+        for (guint i = 0; q->tags && i < names->len; i++)
+            q->tags[i] = names->pdata[i] ? talloc_strdup(q->tags, names->pdata[i]) : NULL;
+        if (q->tags == NULL)
+            st = maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
         *out = q->tags;
     }
+    g_ptr_array_free(names, TRUE);
     talloc_free(local);
     return st;
 }

@@ -23,6 +23,7 @@
     /* tags.c */                                                                              \
     X(TAG_FIND, "SELECT id FROM tags WHERE name = ?1")                                        \
     X(TAG_CREATE, "INSERT INTO tags(name) VALUES (?1)")                                       \
+    X(TAG_MESSAGES, "SELECT messages FROM tags WHERE id = ?1")                                \
     X(MESSAGE_TAG_ADD, "INSERT OR IGNORE INTO message_tags(tag, message) VALUES (?1, ?2)")    \
     X(MESSAGE_TAG_REMOVE, "DELETE FROM message_tags WHERE tag = ?1 AND message = ?2")         \
     X(TAG_COUNT_ADD, "UPDATE tags SET messages = messages + ?2 WHERE id = ?1")                \
@@ -95,6 +96,10 @@
     X(DIR_HAS_FILES, "SELECT 1 FROM files WHERE directory = ?1 LIMIT 1")                      \
     X(FOLDER_FIND, "SELECT id FROM folders WHERE name = ?1")                                  \
     X(FOLDER_INSERT, "INSERT INTO folders(name) VALUES (?1)")                                 \
+    /* query-fts.c, after maildex__vocab_ensure */                                           \
+    X(VOCAB_DOCS, "SELECT doc FROM temp.maildex_vocab WHERE term = ?1")                        \
+    X(VOCAB_PREFIX_DOCS, "SELECT sum(doc) FROM (SELECT doc FROM temp.maildex_vocab "           \
+                         "WHERE term >= ?1 AND term < ?2 LIMIT 1000)")                         \
     X(BEGIN, "BEGIN IMMEDIATE")                                                               \
     X(COMMIT, "COMMIT")                                                                       \
     X(ROLLBACK, "ROLLBACK")

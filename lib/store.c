@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#define KEY_SHIFT 20
 #define DATE_MAX ((int64_t) 1 << 42)
 
 maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key)
@@ -23,7 +22,7 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
     /* Almost always one probe. A second with more than 2^20 messages (a million mails dated 0) spills
      * into the next second, which keeps the order nearly right and never fails. */
     for (;; date++) {
-        int64_t lo = date << KEY_SHIFT, hi = lo + ((int64_t) 1 << KEY_SHIFT) - 1;
+        int64_t lo = maildex__key_of_date(date), hi = lo + ((int64_t) 1 << MAILDEX__KEY_SHIFT) - 1;
         st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_KEY_MAX, &stmt);
         if (st)
             return st;

@@ -1,0 +1,335 @@
+/* The full-text fields of the planner: body, from, to, subject, attachment, mimetype and free text.
+ * A term, or an AND/OR of them (NOT under an AND included), becomes one FTS5 MATCH expression, built
+ * only with the tokenizer's quoting helpers (fts-tokenizer.h) and bound as a value; it drives by
+ * streaming the FTS5 rowid, and is probed through a full-text cursor (query-sets.h), which reads the
+ * expression's matches once per statement instead of once per candidate row. Estimates come from the
+ * word list (fts5vocab). Nothing here knows any other field. */
+#include "query-planner.h"
+
+#include "fts-tokenizer.h"
+
+#include <string.h>
+
+static bool is_fts_field(enum maildex__qfield f)
+{
+    return f == MAILDEX__QF_FREE || f == MAILDEX__QF_BODY || f == MAILDEX__QF_FROM ||
+           f == MAILDEX__QF_TO || f == MAILDEX__QF_SUBJECT || f == MAILDEX__QF_ATTACHMENT ||
+           f == MAILDEX__QF_MIMETYPE;
+}
+
+static bool is_fts_term(const struct maildex__qnode *n)
+{
+    return n->kind == MAILDEX__Q_TERM && is_fts_field(n->field) && !(n->flags & MAILDEX__QFLAG_REGEX);
+}
+
+bool maildex__fts_able(const struct maildex__qnode *n)
+{
+    bool positive = false;
+
+    if (n->kind == MAILDEX__Q_TERM)
+        return is_fts_term(n);
+    if (n->kind == MAILDEX__Q_OR) {
+        for (size_t i = 0; i < n->nchildren; i++)
+            if (n->children[i]->kind == MAILDEX__Q_NOT || !maildex__fts_able(n->children[i]))
+                return false;
+        return true;
+    }
+    if (n->kind != MAILDEX__Q_AND)
+        return false;
+    for (size_t i = 0; i < n->nchildren; i++) {
+        const struct maildex__qnode *c = n->children[i];
+        if (!maildex__fts_able(c->kind == MAILDEX__Q_NOT ? c->children[0] : c))
+            return false;
+        positive |= c->kind != MAILDEX__Q_NOT;
+    }
+    return positive;
+}
+
+/* The FTS5 column filter of a field; NULL for free text, which searches every column. Column names
+ * come from here, never from the user. */
+static const char *fts_column(enum maildex__qfield f)
+{
+    switch (f) {
+    case MAILDEX__QF_BODY: return "body";
+    case MAILDEX__QF_FROM: return "from";
+    case MAILDEX__QF_TO: return "to";
+    case MAILDEX__QF_SUBJECT: return "subject";
+    case MAILDEX__QF_ATTACHMENT: return "attachment";
+    case MAILDEX__QF_MIMETYPE: return "mimetype";
+    default: return NULL;
+    }
+}
+
+/* notmuch stems lower-case single words, except in from: and subject: (field processors) and in
+ * phrases or quotes (notmuch-compat.md 3.2, 3.4); a from:/subject: word marked STEM came from a quoted
+ * query value (`subject:"(reviews)"`), which the field processor parses with stemming. */
+static bool fts_stemmed(const struct maildex__qnode *n)
+{
+    return !(n->flags & (MAILDEX__QFLAG_PHRASE | MAILDEX__QFLAG_QUOTED | MAILDEX__QFLAG_CAPITALISED |
+                         MAILDEX__QFLAG_WILDCARD)) &&
+           ((n->flags & MAILDEX__QFLAG_STEM) ||
+            (n->field != MAILDEX__QF_FROM && n->field != MAILDEX__QF_SUBJECT));
+}
+
+/* ---- estimates ------------------------------------------------------------------------------------------ */
+
+/* The words of a value as the index holds them: lower case, accents removed, split at anything that
+ * is not a letter or digit (unicode61's rule). */
+static char **index_words(const char *value)
+{
+    char *lower = g_utf8_strdown(value, -1);
+    char *folded = g_utf8_normalize(lower, -1, G_NORMALIZE_NFD);
+    GString *plain = g_string_new(NULL);
+    char **words;
+
+    for (const char *s = folded ? folded : ""; *s; s = g_utf8_next_char(s)) {
+        gunichar c = g_utf8_get_char(s);
+        if (g_unichar_type(c) != G_UNICODE_NON_SPACING_MARK)
+            g_string_append_unichar(plain, g_unichar_isalnum(c) ? c : ' ');
+    }
+    words = g_strsplit(plain->str, " ", -1);
+    g_string_free(plain, TRUE);
+    g_free(folded);
+    g_free(lower);
+    return words;
+}
+
+/* Documents holding word, from the word list; a planning estimate only. With prefix, the documents of
+ * the first thousand words starting with it. */
+static int64_t word_docs(struct maildex__planner *p, const char *word, bool prefix, bool stemmed)
+{
+    int64_t c;
+
+    if (prefix) {
+        char *hi = g_strconcat(word, "\xf4\x8f\xbf\xbf", NULL);
+        sqlite3_stmt *stmt;
+        c = 0;
+        if ((p->st = maildex__stmt(p->db, MAILDEX__STMT_VOCAB_PREFIX_DOCS, &stmt)) == MAILDEX_STATUS_OK) {
+            sqlite3_bind_text(stmt, 1, word, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 2, hi, -1, SQLITE_STATIC);
+            if (sqlite3_step(stmt) == SQLITE_ROW)
+                c = sqlite3_column_int64(stmt, 0);
+            sqlite3_reset(stmt);
+        }
+        g_free(hi);
+        return c;
+    }
+    c = maildex__plan_lookup(p, MAILDEX__STMT_VOCAB_DOCS, word, 0);
+    if (stemmed) {
+        char *stem = g_strconcat("\x01", word, NULL);
+        int64_t s = maildex__plan_lookup(p, MAILDEX__STMT_VOCAB_DOCS, stem, 0);
+        g_free(stem);
+        c = s > c ? s : c;
+    }
+    return c;
+}
+
+/* Document count of the rarest word of a term's value. The word list is opened here, the first time
+ * an estimate needs it (a temporary virtual table: most queries never do, and making it is a tenth
+ * of a search's in-process time). */
+static int64_t term_estimate(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    int64_t best = INT64_MAX;
+    char **words;
+
+    if (p->st == MAILDEX_STATUS_OK)
+        p->st = maildex__vocab_ensure(p->db);
+    if (p->st != MAILDEX_STATUS_OK)
+        return MAILDEX__ESTIMATE_CAP;
+    words = index_words(n->value);
+    for (char **w = words; *w && p->st == MAILDEX_STATUS_OK; w++) {
+        int64_t c;
+        if (**w == '\0')
+            continue;
+        c = word_docs(p, *w, (n->flags & MAILDEX__QFLAG_WILDCARD) && w[1] == NULL, fts_stemmed(n));
+        best = c < best ? c : best;
+    }
+    g_strfreev(words);
+    return best == INT64_MAX ? 0 : best;
+}
+
+int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    int64_t e = 0;
+
+    if (n->kind == MAILDEX__Q_TERM)
+        return term_estimate(p, n);
+    if (n->kind == MAILDEX__Q_AND) {
+        bool *take = talloc_array(p->ctx, bool, n->nchildren);
+        for (size_t i = 0; take && i < n->nchildren; i++)
+            take[i] = true;
+        return take ? maildex__fts_conjunction_estimate(p, n->children, n->nchildren, take) : 0;
+    }
+    for (size_t i = 0; i < n->nchildren; i++) /* OR */
+        e += maildex__fts_estimate(p, n->children[i]);
+    return e;
+}
+
+int64_t maildex__fts_conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c,
+                                          size_t n, const bool *take)
+{
+    int64_t best = INT64_MAX;
+
+    for (size_t i = 0; i < n; i++)
+        if (take[i] && c[i]->kind != MAILDEX__Q_NOT) {
+            int64_t e = maildex__fts_estimate(p, c[i]);
+            best = e < best ? e : best;
+        }
+    return best == INT64_MAX ? 0 : best;
+}
+
+/* ---- expressions ------------------------------------------------------------------------------------------ */
+
+static void append_expression(struct maildex__planner *p, GString *s, const struct maildex__qnode *n,
+                              bool *prefix);
+
+static void append_leaf(struct maildex__planner *p, GString *s, const struct maildex__qnode *n,
+                        bool *prefix)
+{
+    const char *lit, *col = fts_column(n->field);
+
+    if (n->flags & MAILDEX__QFLAG_WILDCARD) {
+        lit = maildex__fts_match_prefix(p->ctx, n->value);
+        *prefix = true;
+    } else if (fts_stemmed(n)) {
+        lit = maildex__fts_match_stemmed(p->ctx, n->value);
+    } else {
+        lit = maildex__fts_match_quote(p->ctx, n->value);
+    }
+    if (lit == NULL) {
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+        return;
+    }
+    if (col)
+        g_string_append_printf(s, "{%s} : ", col);
+    g_string_append(s, lit);
+}
+
+/* FTS5 has only binary NOT, and refuses expressions nested deeper than 256: an AND is "(P1) AND
+ * (P2) ..." and its negated pieces one "NOT ((N1) OR (N2) ...)". take[i] says which children belong. */
+static void append_conjunction(struct maildex__planner *p, GString *s, struct maildex__qnode *const *c,
+                               size_t n, const bool *take, bool *prefix)
+{
+    bool first = true;
+
+    for (size_t i = 0; i < n; i++) {
+        if (!take[i] || c[i]->kind == MAILDEX__Q_NOT)
+            continue;
+        g_string_append(s, first ? "(" : " AND (");
+        append_expression(p, s, c[i], prefix);
+        g_string_append_c(s, ')');
+        first = false;
+    }
+    first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!take[i] || c[i]->kind != MAILDEX__Q_NOT)
+            continue;
+        g_string_append(s, first ? " NOT ((" : " OR (");
+        append_expression(p, s, c[i]->children[0], prefix);
+        g_string_append_c(s, ')');
+        first = false;
+    }
+    if (!first)
+        g_string_append_c(s, ')');
+}
+
+static void append_expression(struct maildex__planner *p, GString *s, const struct maildex__qnode *n,
+                              bool *prefix)
+{
+    if (n->kind == MAILDEX__Q_TERM) {
+        append_leaf(p, s, n, prefix);
+    } else if (n->kind == MAILDEX__Q_AND) {
+        bool *take = talloc_array(p->ctx, bool, n->nchildren);
+        for (size_t i = 0; take && i < n->nchildren; i++)
+            take[i] = true;
+        if (take == NULL)
+            p->st = MAILDEX_STATUS_NO_MEMORY;
+        else
+            append_conjunction(p, s, n->children, n->nchildren, take, prefix);
+    } else { /* OR */
+        for (size_t i = 0; i < n->nchildren; i++) {
+            g_string_append(s, i ? " OR (" : "(");
+            append_expression(p, s, n->children[i], prefix);
+            g_string_append_c(s, ')');
+        }
+    }
+}
+
+static const char *finish(struct maildex__planner *p, GString *s)
+{
+    char *out = talloc_strdup(p->ctx, s->str);
+
+    g_string_free(s, TRUE);
+    if (out == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    return out ? out : "";
+}
+
+const char *maildex__fts_expression(struct maildex__planner *p, const struct maildex__qnode *n,
+                                    bool *prefix)
+{
+    GString *s = g_string_new(NULL);
+
+    *prefix = false;
+    append_expression(p, s, n, prefix);
+    return finish(p, s);
+}
+
+const char *maildex__fts_conjunction(struct maildex__planner *p, struct maildex__qnode *const *c,
+                                     size_t n, const bool *take, bool *prefix)
+{
+    GString *s = g_string_new(NULL);
+
+    *prefix = false;
+    append_conjunction(p, s, c, n, take, prefix);
+    return finish(p, s);
+}
+
+/* ---- probe and drive ------------------------------------------------------------------------------------ */
+
+const char *maildex__fts_probe(struct maildex__planner *p, const char *expression, bool prefix,
+                               const char *a)
+{
+    struct maildex__match *m = maildex__match_new(p->ctx, expression, prefix, !p->opts->oldest_first);
+
+    if (m == NULL) {
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+        return "0";
+    }
+    return maildex__plan_fmt(p, "maildex_match(?%d, %s.id)", maildex__plan_match(p, m), a);
+}
+
+bool maildex__fts_drive(struct maildex__planner *p, const char *expression, struct maildex__drive *d)
+{
+    return maildex__plan_arm(p, d, MAILDEX__DRIVER_FTS, "fts d CROSS JOIN messages m ON m.id = d.rowid",
+                             "d.rowid",
+                             maildex__plan_fmt(p, "d.fts MATCH ?%d", maildex__plan_text(p, expression)),
+                             false);
+}
+
+/* ---- the handler of a full-text term ---------------------------------------------------------------------- */
+
+static const char *term_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
+{
+    bool prefix;
+    const char *m = maildex__fts_expression(p, n, &prefix);
+
+    return maildex__fts_probe(p, m, prefix, a);
+}
+
+static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
+{
+    bool prefix;
+
+    return maildex__fts_drive(p, maildex__fts_expression(p, n, &prefix), d);
+}
+
+static int64_t term_estimate_capped(struct maildex__planner *p, const struct maildex__qnode *n,
+                                    int64_t cap)
+{
+    (void) cap;
+    return term_estimate(p, n);
+}
+
+const struct maildex__field_ops maildex__fts_field_ops = {term_probe, term_drive, term_estimate_capped,
+                                                          true};

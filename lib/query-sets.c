@@ -1,0 +1,291 @@
+/* Sets and full-text cursors for the plan's probes (see query-sets.h). */
+#include "query-sets.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <talloc.h>
+
+/* A cheap expression may be started again this many times by one cursor before the whole of it is
+ * read once instead: a start is a seek per index segment, so 256 of them cost about one full read
+ * of a common word, and a cursor that keeps jumping (a statement run once per thread) stays bounded
+ * either way. */
+#define MAX_RESTARTS 256
+
+struct maildex__set {
+    bool texts;
+    size_t n;
+    int64_t *ints;      /* ascending, unique */
+    const char **strs;  /* bytewise ascending, unique */
+};
+
+struct maildex__match {
+    const char *expression;
+    bool costly, descending;
+    GArray *keys; /* every matching key, ascending, once read whole; NULL before */
+};
+
+/* One statement's view of a match: a position in its FTS5 stream. */
+struct cursor {
+    struct maildex__match *match;
+    sqlite3 *sql;
+    sqlite3_stmt *stmt[2]; /* [0] descending from ?2, [1] ascending from ?2 */
+    int dir;               /* -1 descending, +1 ascending, 0 not started */
+    bool started;
+    int64_t last;          /* the last key asked for */
+    bool has_row;          /* stmt[dir] is on a row, whose key is row */
+    int64_t row;
+    int restarts;
+    int error;             /* a failed statement's result code, reported by the function */
+};
+
+static int cmp_int64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+struct maildex__set *maildex__set_of_ints(void *ctx, const int64_t *values, size_t n)
+{
+    struct maildex__set *s = talloc_zero(ctx, struct maildex__set);
+    size_t k = 0;
+
+    if (s == NULL || (s->ints = talloc_array(s, int64_t, n ? n : 1)) == NULL) {
+        talloc_free(s);
+        return NULL;
+    }
+    if (n)
+        memcpy(s->ints, values, n * sizeof *values);
+    qsort(s->ints, n, sizeof *s->ints, cmp_int64);
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || s->ints[k - 1] != s->ints[i])
+            s->ints[k++] = s->ints[i];
+    s->n = k;
+    return s;
+}
+
+struct maildex__set *maildex__set_of_texts(void *ctx, const char *const *values, size_t n)
+{
+    struct maildex__set *s = talloc_zero(ctx, struct maildex__set);
+    size_t k = 0;
+
+    if (s == NULL || (s->strs = talloc_array(s, const char *, n ? n : 1)) == NULL) {
+        talloc_free(s);
+        return NULL;
+    }
+    s->texts = true;
+    for (size_t i = 0; i < n; i++)
+        if ((s->strs[i] = talloc_strdup(s, values[i])) == NULL) {
+            talloc_free(s);
+            return NULL;
+        }
+    qsort(s->strs, n, sizeof *s->strs, cmp_str);
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || strcmp(s->strs[k - 1], s->strs[i]) != 0)
+            s->strs[k++] = s->strs[i];
+    s->n = k;
+    return s;
+}
+
+size_t maildex__set_size(const struct maildex__set *s)
+{
+    return s->n;
+}
+
+bool maildex__set_has_int(const struct maildex__set *s, int64_t value)
+{
+    return !s->texts && bsearch(&value, s->ints, s->n, sizeof *s->ints, cmp_int64) != NULL;
+}
+
+int64_t maildex__set_int(const struct maildex__set *s, size_t i)
+{
+    return s->ints[i];
+}
+
+struct maildex__match *maildex__match_new(void *ctx, const char *expression, bool costly,
+                                          bool descending)
+{
+    struct maildex__match *m = talloc_zero(ctx, struct maildex__match);
+
+    if (m == NULL || (m->expression = talloc_strdup(m, expression)) == NULL) {
+        talloc_free(m);
+        return NULL;
+    }
+    m->costly = costly;
+    m->descending = descending;
+    return m;
+}
+
+static int match_destructor(struct maildex__match *m)
+{
+    if (m->keys)
+        g_array_free(m->keys, TRUE);
+    return 0;
+}
+
+/* ---- the SQL functions ----------------------------------------------------------------------------- */
+
+static void maildex_in(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+    const struct maildex__set *s = sqlite3_value_pointer(argv[0], "maildex_set");
+    const char *text;
+
+    (void) argc;
+    if (s == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_int(c, 0);
+        return;
+    }
+    if (!s->texts) {
+        sqlite3_result_int(c, maildex__set_has_int(s, sqlite3_value_int64(argv[1])));
+        return;
+    }
+    text = (const char *) sqlite3_value_text(argv[1]);
+    sqlite3_result_int(c, text && bsearch(&text, s->strs, s->n, sizeof *s->strs, cmp_str) != NULL);
+}
+
+static const char *const cursor_sql[2] = {
+    "SELECT rowid FROM fts WHERE fts MATCH ?1 AND rowid <= ?2 ORDER BY rowid DESC",
+    "SELECT rowid FROM fts WHERE fts MATCH ?1 AND rowid >= ?2 ORDER BY rowid",
+};
+
+static void cursor_free(void *p)
+{
+    struct cursor *cur = p;
+
+    sqlite3_finalize(cur->stmt[0]);
+    sqlite3_finalize(cur->stmt[1]);
+    g_free(cur);
+}
+
+/* Steps the cursor's stream once: has_row and row say where it is. */
+static void cursor_step(struct cursor *cur)
+{
+    sqlite3_stmt *stmt = cur->stmt[cur->dir > 0];
+    int rc = sqlite3_step(stmt);
+
+    cur->has_row = rc == SQLITE_ROW;
+    if (cur->has_row)
+        cur->row = sqlite3_column_int64(stmt, 0);
+    else if (rc != SQLITE_DONE)
+        cur->error = sqlite3_reset(stmt);
+}
+
+/* Starts the stream at key (inclusive), going in direction dir. */
+static void cursor_start(struct cursor *cur, int64_t key, int dir)
+{
+    sqlite3_stmt **stmt = &cur->stmt[dir > 0];
+
+    if (*stmt == NULL) {
+        int rc = sqlite3_prepare_v3(cur->sql, cursor_sql[dir > 0], -1, SQLITE_PREPARE_PERSISTENT,
+                                    stmt, NULL);
+        if (rc != SQLITE_OK) {
+            cur->error = rc;
+            return;
+        }
+    }
+    if (cur->dir != 0 && cur->dir != dir)
+        sqlite3_reset(cur->stmt[cur->dir > 0]);
+    sqlite3_reset(*stmt);
+    sqlite3_bind_text(*stmt, 1, cur->match->expression, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(*stmt, 2, key);
+    cur->dir = dir;
+    cursor_step(cur);
+}
+
+/* Reads every match once, ascending, into the match (shared by every cursor of the query). */
+static void read_whole(struct cursor *cur)
+{
+    struct maildex__match *m = cur->match;
+    sqlite3_stmt *stmt;
+
+    if (cur->dir != 0)
+        sqlite3_reset(cur->stmt[cur->dir > 0]);
+    cur->error = sqlite3_prepare_v2(cur->sql, "SELECT rowid FROM fts WHERE fts MATCH ?1 ORDER BY rowid",
+                                    -1, &stmt, NULL);
+    if (cur->error != SQLITE_OK)
+        return;
+    sqlite3_bind_text(stmt, 1, m->expression, -1, SQLITE_STATIC);
+    m->keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    talloc_set_destructor(m, match_destructor);
+    while ((cur->error = sqlite3_step(stmt)) == SQLITE_ROW) {
+        int64_t key = sqlite3_column_int64(stmt, 0);
+        g_array_append_val(m->keys, key);
+    }
+    cur->error = sqlite3_finalize(stmt);
+    if (cur->error != SQLITE_OK) {
+        g_array_free(m->keys, TRUE);
+        m->keys = NULL;
+    }
+}
+
+/* Whether key matches: from the array when the match was read whole, else by moving the stream to
+ * key (or starting it again there when key lies behind it). */
+static bool cursor_has(struct cursor *cur, int64_t key)
+{
+    struct maildex__match *m = cur->match;
+
+    if (m->keys == NULL && cur->started) {
+        const bool behind = cur->dir < 0 ? key > cur->last : key < cur->last;
+        if (behind && (m->costly || ++cur->restarts > MAX_RESTARTS))
+            read_whole(cur);
+        else if (behind)
+            cursor_start(cur, key, key > cur->last ? 1 : -1);
+    } else if (m->keys == NULL) {
+        cursor_start(cur, key, m->descending ? -1 : 1);
+        cur->started = true;
+    }
+    cur->last = key;
+    if (m->keys)
+        return m->keys->len > 0 &&
+               bsearch(&key, m->keys->data, m->keys->len, sizeof key, cmp_int64) != NULL;
+    while (cur->error == SQLITE_OK && cur->has_row && (cur->dir < 0 ? cur->row > key : cur->row < key))
+        cursor_step(cur);
+    return cur->has_row && cur->row == key;
+}
+
+static void maildex_match(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+    struct cursor *cur = sqlite3_value_pointer(argv[0], "maildex_cursor");
+    bool hit;
+
+    (void) argc;
+    if (cur == NULL) {
+        sqlite3_result_error(c, "maildex_match: no cursor bound", -1);
+        return;
+    }
+    hit = cursor_has(cur, sqlite3_value_int64(argv[1]));
+    if (cur->error != SQLITE_OK && cur->error != SQLITE_DONE) {
+        sqlite3_result_error_code(c, cur->error);
+        return;
+    }
+    sqlite3_result_int(c, hit);
+}
+
+int maildex__set_bind(const struct maildex__set *set, sqlite3_stmt *stmt, int k)
+{
+    return sqlite3_bind_pointer(stmt, k, (void *) set, "maildex_set", NULL);
+}
+
+int maildex__match_bind(struct maildex__match *match, sqlite3_stmt *stmt, int k)
+{
+    struct cursor *cur = g_new0(struct cursor, 1);
+
+    cur->match = match;
+    cur->sql = sqlite3_db_handle(stmt);
+    return sqlite3_bind_pointer(stmt, k, cur, "maildex_cursor", cursor_free);
+}
+
+int maildex__sets_register(sqlite3 *sql)
+{
+    int rc = sqlite3_create_function_v2(sql, "maildex_in", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
+                                        maildex_in, NULL, NULL, NULL);
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(sql, "maildex_match", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                        NULL, maildex_match, NULL, NULL, NULL);
+    return rc;
+}
