@@ -2,8 +2,8 @@
  *   1. scan.c walks the mail root and finds new files, removed files and removed directories;
  *   2. directory and folder rows are created for directories new to the database;
  *   3. every new file is either recognised as a renamed file (same unique name and size as a removed
- *      one: the row moves, the file is not read) or parsed on parse threads (a glib pool, one thread
- *      per core but this one's; a libuv async wakes this thread); results are applied in submission
+ *      one: the row moves, the file is not read) or parsed on parse threads (parse-pool.c, one thread
+ *      per core but this one's, joined at the end); results are applied in submission
  *      order (so thread ids do not depend on timing) by this thread, the only one that touches
  *      SQLite, in batched transactions; a bounded window of files in flight keeps memory flat. The
  *      parse threads also build each message's full-text columns and record their tokens
@@ -17,6 +17,7 @@
 #include "maildir.h"
 #include "message-parse.h"
 #include "mime.h"
+#include "parse-pool.h"
 #include "scan.h"
 #include "store.h"
 
@@ -26,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uv.h>
 
 #define WINDOW 64          /* files in flight on the parse threads */
 /* WAL pages between checkpoints while indexing (SQLite's default is 1,000). Each checkpoint stops the
@@ -48,7 +48,7 @@ struct job {
     int64_t size;
     bool vanished;                       /* gone before it could be read */
     bool unreadable;                     /* there, but could not be opened or read */
-    gint finished;                       /* set (atomically) by the parse thread, last */
+    gint finished;                       /* set by the pool once the parse thread is done */
 };
 
 struct run {
@@ -57,9 +57,7 @@ struct run {
     struct maildex__scan *scan;
     maildex_index_stats_t *stats;
     struct maildex__add_options add;
-    uv_loop_t loop;
-    uv_async_t parsed;                   /* a parse thread finished a job */
-    GThreadPool *parsers;
+    struct maildex__pool *parsers;
     struct job *window[WINDOW];
     size_t head, tail;                   /* sequence numbers: head is the next to apply */
     GHashTable *renames;                 /* "base/size" -> struct maildex__scan_removal * */
@@ -207,15 +205,11 @@ static void parse_file(struct job *job)
 }
 
 /* Runs on a parse thread: touches only the job, its own talloc tree, and (under the lock) the idle
- * recorders; then wakes the writer. */
-static void parse_work(gpointer data, gpointer user)
+ * recorders. */
+static void parse_work(void *data, void *user)
 {
-    struct job *job = data;
-    struct run *r = user;
-
-    parse_file(job);
-    g_atomic_int_set(&job->finished, 1);
-    uv_async_send(&r->parsed);
+    (void) user;
+    parse_file(data);
 }
 
 static maildex_status_t commit_batch(struct run *r, bool reopen)
@@ -267,19 +261,18 @@ static void apply(struct run *r, struct job *job)
     count_file_done(r, job->path);
 }
 
-static void parse_done(uv_async_t *handle)
+/* Applies the oldest job in flight once its parse thread is done with it: in submission order, so a
+ * later file that finished first waits for the earlier ones. */
+static void apply_head(struct run *r)
 {
-    struct run *r = handle->data;
+    struct job *next = r->window[r->head % WINDOW];
 
-    /* In submission order: a later file that finished first waits for the earlier ones. */
-    while (r->head < r->tail && g_atomic_int_get(&r->window[r->head % WINDOW]->finished)) {
-        struct job *next = r->window[r->head % WINDOW];
-        apply(r, next);
-        talloc_free(next->ctx);
-        talloc_free(next);
-        r->window[r->head % WINDOW] = NULL;
-        r->head++;
-    }
+    maildex__pool_wait(r->parsers, &next->finished);
+    apply(r, next);
+    talloc_free(next->ctx);
+    talloc_free(next);
+    r->window[r->head % WINDOW] = NULL;
+    r->head++;
 }
 
 static char *rename_key(const char *name, int64_t size)
@@ -329,7 +322,7 @@ static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
         return;
     }
     while (r->tail - r->head >= WINDOW)
-        uv_run(&r->loop, UV_RUN_ONCE);
+        apply_head(r);
     job = talloc_zero(NULL, struct job);
     if (job == NULL) {
         talloc_free(path);
@@ -342,7 +335,7 @@ static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
     job->path = talloc_steal(job, path);
     r->window[r->tail % WINDOW] = job;
     r->tail++;
-    g_thread_pool_push(r->parsers, job, NULL);
+    maildex__pool_push(r->parsers, job, &job->finished);
 }
 
 /* notmuch's order: depth first, a directory's subdirectories (by name) before its own files. Which
@@ -431,14 +424,14 @@ static void index_new_files(struct run *r)
             submit(r, d, names->pdata[j]);
         /* The names of a fresh directory must outlive the jobs that point at them. */
         while (chunk && r->head < r->tail)
-            uv_run(&r->loop, UV_RUN_ONCE);
+            apply_head(r);
         if (chunk) {
             g_ptr_array_free(names, TRUE);
             g_string_chunk_free(chunk);
         }
     }
     while (r->head < r->tail)
-        uv_run(&r->loop, UV_RUN_ONCE);
+        apply_head(r);
     g_ptr_array_free(dirs, TRUE);
     for (guint i = 0; i < r->recorders->len; i++)
         maildex__fts_recorder_free(r->recorders->pdata[i]);
@@ -569,15 +562,10 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.recorders = g_ptr_array_new();
     /* One core for this thread, which applies (the bottleneck), the rest for parsing: more parse
      * threads than that only take turns on the writer's core (measured: 15% slower on 2 cores with
-     * libuv's default 4). glib's pool starts threads only when a file needs parsing. */
-    r.parsers = g_thread_pool_new(parse_work, &r,
-                                  (gint) MAX(1, MIN(8, (int) uv_available_parallelism() - 1)), FALSE,
-                                  NULL);
+     * 4). The threads start only when a file needs parsing. */
+    r.parsers = maildex__pool_new(MAX(1, MIN(8, (int) g_get_num_processors() - 1)), parse_work, &r);
     g_mutex_init(&r.recorders_lock);
     build_rename_index(&r);
-    uv_loop_init(&r.loop);
-    uv_async_init(&r.loop, &r.parsed, parse_done);
-    r.parsed.data = &r;
 
     changes_before = sqlite3_total_changes64(db->sql);
     sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
@@ -603,12 +591,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
         r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                               "interrupted: what was indexed so far is saved");
 
-    /* Every job is applied, but a parse thread may still be inside uv_async_send: wait for the
-     * threads before closing the handle they signal. */
-    g_thread_pool_free(r.parsers, FALSE, TRUE);
-    uv_close((uv_handle_t *) &r.parsed, NULL);
-    uv_run(&r.loop, UV_RUN_DEFAULT);
-    uv_loop_close(&r.loop);
+    /* Every job is applied; the threads are joined, so none outlives the run. */
+    maildex__pool_free(r.parsers);
     g_hash_table_destroy(r.unsafe_dirs);
     g_ptr_array_free(r.recorders, TRUE);
     g_mutex_clear(&r.recorders_lock);
