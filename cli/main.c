@@ -3,11 +3,13 @@
  * this set-up, and this file knows nothing of any one command. */
 #include "cli.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
@@ -54,6 +56,25 @@ int cli_error(struct cli *cli, const char *fmt, ...)
     return EXIT_FAILURE;
 }
 
+/* Creates the directory the database file goes in (mode 0700), but not its parents: a missing mail
+ * root is a mistake to report, as notmuch does, not a directory to invent. Returns 0, or 1 when it
+ * reported a failure. */
+static int make_database_dir(struct cli *cli, const char *file)
+{
+    char *dir = g_path_get_dirname(file), *parent = g_path_get_dirname(dir);
+    int rc = 0, err;
+
+    if (mkdir(dir, 0700) != 0 && (err = errno) != EEXIST) {
+        if (err == ENOENT)
+            rc = cli_error(cli, "cannot create directory '%s': '%s' does not exist", dir, parent);
+        else
+            rc = cli_error(cli, "cannot create directory '%s': %s", dir, strerror(err));
+    }
+    g_free(parent);
+    g_free(dir);
+    return rc;
+}
+
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
 {
     char *file = config_database_file(cli->ctx, cli->config);
@@ -61,11 +82,8 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     char *error = NULL;
     maildex_status_t st;
 
-    if (mode == MAILDEX_DB_CREATE) {
-        char *dir = g_path_get_dirname(file);
-        g_mkdir_with_parents(dir, 0700);
-        g_free(dir);
-    }
+    if (mode == MAILDEX_DB_CREATE && make_database_dir(cli, file) != 0)
+        return EXIT_FAILURE;
     st = maildex_db_open(file, root, mode, &cli->db, &error);
     if (st != MAILDEX_STATUS_OK) {
         if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
