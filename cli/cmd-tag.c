@@ -179,7 +179,7 @@ int cmd_tag(struct cli *cli, int argc, char **argv)
     };
     int first = cli_start(cli, argc, argv, opts), rc;
     GArray *ops = NULL;
-    char *query = NULL;
+    char *error, *query = NULL;
     FILE *in = stdin;
 
     if (first < 0)
@@ -195,7 +195,11 @@ int cmd_tag(struct cli *cli, int argc, char **argv)
         if ((rc = command_line(cli, argc - first, argv + first, remove_all, ops, &query)) != 0)
             goto done;
     }
-    sync_flags = config_get_bool(cli->config, "maildir.synchronize_flags", true);
+    if ((rc = config_get_bool(cli->ctx, cli->config, "maildir.synchronize_flags", true,
+                              &sync_flags, &error)) != 0) {
+        rc = cli_error(cli, "%s", error);
+        goto done;
+    }
     t.flags = (sync_flags ? MAILDEX_TAG_SYNC_FLAGS : 0) | (remove_all ? MAILDEX_TAG_REMOVE_ALL : 0);
     if (!batch)
         rc = apply(&t, query, (maildex_tag_op_t *) ops->data, ops->len);

@@ -27,11 +27,11 @@ const struct command cli_commands[] = {
      "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
-    {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
+    {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
-    {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",
+    {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
      "Write a configuration file, interactively on a terminal"},
-    {"help", cmd_help, CMD_CONFIG, "[COMMAND]", "Show help for maildex or for one command"},
+    {"help", cmd_help, CMD_CONFIG_CREATE, "[COMMAND]", "Show help for maildex or for one command"},
     {NULL, NULL, 0, NULL, NULL},
 };
 
@@ -191,6 +191,11 @@ int main(int argc, char **argv)
     }
     cli.config = config_load(cli.ctx, cli.config_option, &error);
     if (cli.config == NULL) {
+        cli_error(&cli, "%s", error);
+        goto done;
+    }
+    if (!(cli.command->flags & CMD_CONFIG_CREATE) &&
+        (error = config_missing(cli.ctx, cli.config)) != NULL) {
         cli_error(&cli, "%s", error);
         goto done;
     }
