@@ -78,6 +78,13 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
         return corrupt(db, sqlite3_errmsg(db->sql));
+    case SQLITE_CONSTRAINT:
+        /* Never SQLite's bare "UNIQUE constraint failed: ...": say it is the database's state that
+         * refused the change, and keep SQLite's words for a bug report. */
+        return maildex__error(db, MAILDEX_STATUS_DATABASE_ERROR,
+                              "%s: database '%s' refused a change that contradicts its contents "
+                              "(SQLite: %s); run the command again, and report a bug if it repeats",
+                              context, db->path, sqlite3_errmsg(db->sql));
     case SQLITE_READONLY:
         status = MAILDEX_STATUS_READ_ONLY;
         break;
@@ -89,7 +96,8 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
         status = MAILDEX_STATUS_DATABASE_ERROR;
         break;
     }
-    return maildex__error(db, status, "%s: %s", context, sqlite3_errmsg(db->sql));
+    return maildex__error(db, status, "%s: %s (database '%s')", context, sqlite3_errmsg(db->sql),
+                          db->path);
 }
 
 maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const char *context)

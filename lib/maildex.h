@@ -74,7 +74,8 @@ typedef enum {
  *   MAILDEX_STATUS_DATABASE_CORRUPT the file is not a database, is damaged, or lost its tail (the
  *                                   message names it and says to move it aside and index again);
  *                                   any later call that reads damaged pages returns this status too
- *   MAILDEX_STATUS_DATABASE_ERROR   anything else SQLite reported
+ *   MAILDEX_STATUS_DATABASE_ERROR   anything else SQLite reported (the message says what maildex
+ *                                   was doing and names the file)
  * The handle is closed with maildex_db_close(). */
 maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
                                  maildex_db_t **out, char **error_message);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Errors about the database that say what and where: a first `new` that cannot create the database's
-# directory, a database file that is garbage or lost its tail.
+# directory, a database file that is garbage or lost its tail, and SQLite errors that reach the user.
 # Each message names the file, the reason and what to do; the exit status is notmuch's (1).
 . "$(dirname "$0")/test-lib.sh"
 
@@ -59,5 +59,31 @@ for i in $(seq 200); do echo "this is not a database, it is a text file"; done >
 rm -f "$DB-wal" "$DB-shm"
 every_command | sed -E "s/^1 ([a-z]+) maildex \1: /1 /" | sort -u > OUTPUT
 test_expect_equal "$(cat OUTPUT)" "1 database '$DB' is corrupt (file is not a database): move it aside and run 'maildex new' to index the mail again; tags not kept as Maildir flags are lost"
+
+cp "$TMP_DIRECTORY/good.db" "$DB"
+rm -f "$DB-wal" "$DB-shm"
+
+test_begin_subtest "a refused change says what maildex was doing and names the database, never SQLite's bare text"
+# A constraint that refuses the tag 'collide' (a trigger: tagging inserts with OR IGNORE, so a
+# UNIQUE index would be passed over in silence).
+sqlite3 "$DB" "INSERT INTO tags(name) VALUES ('collide')"
+sqlite3 "$DB" "CREATE TRIGGER refuse BEFORE INSERT ON message_tags
+               WHEN NEW.tag = $(sqlite3 "$DB" "SELECT id FROM tags WHERE name = 'collide'")
+               BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+output=$(maildex tag +collide -- '*' 2>&1; echo "status=$?")
+case "$output" in
+    "maildex tag: cannot "*": database '$DB' refused a change that contradicts its contents (SQLite: refused by the test); run the command again, and report a bug if it repeats
+status=1") test_ok_ ;;
+    *) test_failure_ "$output" ;;
+esac
+
+test_begin_subtest "a damaged schema: the error names what maildex was doing and the database"
+sqlite3 "$DB" "DROP TRIGGER refuse; DROP TABLE folders"
+output=$(maildex search folder:INBOX 2>&1; echo "status=$?")
+case "$output" in
+    "maildex search: cannot "*": no such table: folders (database '$DB')
+status=1") test_ok_ ;;
+    *) test_failure_ "$output" ;;
+esac
 
 test_done

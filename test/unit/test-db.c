@@ -251,6 +251,31 @@ TEST(growing_in_the_wal_is_not_truncation)
     maildex_db_close(db);
 }
 
+/* No SQLite text reaches a user bare: a refused change says what maildex was doing, names the file,
+ * and what to do. */
+TEST(sql_errors_name_the_context_and_the_file)
+{
+    const char *path = db_file("sqlerr");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    const char *msg;
+    int rc;
+
+    rc = sqlite3_exec(db->sql, "CREATE TEMP TABLE u(a UNIQUE); INSERT INTO u VALUES (1), (1)", NULL,
+                      NULL, NULL);
+    ASSERT_EQ(rc & 0xff, SQLITE_CONSTRAINT);
+    ASSERT_EQ(maildex__sql_error(db, rc, "cannot record a file"), MAILDEX_STATUS_DATABASE_ERROR);
+    msg = maildex_db_errmsg(db);
+    ASSERT(strncmp(msg, "cannot record a file: ", 22) == 0);
+    ASSERT(strstr(msg, path) != NULL);
+    ASSERT(strstr(msg, "run the command again") != NULL);
+    rc = sqlite3_exec(db->sql, "SELECT * FROM no_such_table", NULL, NULL, NULL);
+    ASSERT_EQ(maildex__sql_error(db, rc, "cannot read folders"), MAILDEX_STATUS_DATABASE_ERROR);
+    msg = maildex_db_errmsg(db);
+    ASSERT(strncmp(msg, "cannot read folders: no such table: no_such_table", 48) == 0);
+    ASSERT(strstr(msg, path) != NULL);
+    maildex_db_close(db);
+}
+
 TEST(statement_cache_prepares_once_and_resets)
 {
     const char *path = db_file("cache");
@@ -403,6 +428,7 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                               TEST_ENTRY(garbage_file_is_reported_not_crashed)
                               TEST_ENTRY(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
                               TEST_ENTRY(growing_in_the_wal_is_not_truncation)
+                              TEST_ENTRY(sql_errors_name_the_context_and_the_file)
                                   TEST_ENTRY(statement_cache_prepares_once_and_resets)
                                       TEST_ENTRY(every_cached_statement_prepares)
                                           TEST_ENTRY(transactions_nest_and_revision_bumps)
