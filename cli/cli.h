@@ -32,6 +32,8 @@ enum command_flags {
     CMD_DB_READ = 1 << 0,   /* opens the database read-only */
     CMD_DB_WRITE = 1 << 1,  /* opens the database read-write */
     CMD_DB_CREATE = 1 << 2, /* may create the database */
+    CMD_CONFIG_CREATE = 1 << 3, /* runs when a named config file is missing (creates it, or needs
+                                 * none); other commands refuse to run on defaults then */
 };
 
 struct cli;

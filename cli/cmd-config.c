@@ -1,5 +1,6 @@
 /* `maildex config get|set|list`: notmuch's semantics. An unset key prints nothing and exits 0; a list
- * prints one value per line; set with several values writes a list, with none removes the key;
+ * prints one value per line; set with several values writes a list, with none removes the key, and
+ * creates a config file that --config or an environment variable names but that does not exist yet;
  * --database stores the value in the database instead of the file, and get falls back to the
  * database for a key the file does not set (as notmuch merges the two). */
 #include "cli.h"
@@ -87,6 +88,10 @@ int cmd_config(struct cli *cli, int argc, char **argv)
         return -first;
     if (first >= argc)
         return cli_error(cli, "requires at least one argument (get, set or list)");
+    /* Only set may start from a named file that is missing (it creates it); get and list would
+     * answer notmuch's defaults as if they were the file's. */
+    if (strcmp(argv[first], "set") != 0 && (error = config_missing(cli->ctx, cli->config)) != NULL)
+        return cli_error(cli, "%s", error);
     if (strcmp(argv[first], "get") == 0) {
         if (argc - first != 2)
             return cli_error(cli, "get requires exactly one argument");

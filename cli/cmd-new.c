@@ -125,12 +125,16 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     maildex_index_stats_t stats;
     maildex_status_t st;
     struct sigaction sa = {0};
+    char *error;
     int first = cli_start(cli, argc, argv, opts), rc;
 
     if (first < 0)
         return -first;
     if (first < argc)
         return cli_error(cli, "unexpected argument '%s'", argv[first]);
+    if (config_get_bool(cli->ctx, cli->config, "maildir.synchronize_flags", true,
+                        &io.synchronize_flags, &error) != 0)
+        return cli_error(cli, "%s", error);
     if (!no_hooks && (rc = hook_run(cli, "pre-new")) != 0)
         return rc;
     if ((rc = cli_open_db(cli, MAILDEX_DB_CREATE)) != 0)
@@ -147,7 +151,6 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     rep.started = rep.last_progress = g_get_monotonic_time();
     io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
     io.ignore = (const char *const *) config_get_list(cli->ctx, cli->config, "new.ignore");
-    io.synchronize_flags = config_get_bool(cli->config, "maildir.synchronize_flags", true);
     io.full_scan = full_scan;
     io.warning = on_warning;
     io.not_mail = on_not_mail;

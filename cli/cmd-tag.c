@@ -2,10 +2,12 @@
  * line (`+TAG -TAG ... [--] QUERY`) or, with --batch, one change per input line in notmuch's batch
  * syntax (tags hex-encoded, `--` optional, the query as written), which is what notmuch.el sends for
  * every tag change. Excluded tags do not apply, as in notmuch. A bad batch line is reported with the
- * line ("Warning: ... [LINE]"), the others are applied, and the exit status is 1. Tagging itself,
- * Maildir flag renames included, is the library's. */
+ * line ("Warning: ... [LINE]", notmuch's words), the others are applied, and the exit status is 1.
+ * Command-line usage errors keep notmuch's meaning and exit status but are maildex's ("maildex tag:
+ * ..."), naming the argument. Tagging itself, Maildir flag renames included, is the library's. */
 #include "cli.h"
 
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,58 +50,65 @@ static void line_warning(const char *what, const char *line)
     fprintf(stderr, "Warning: %s [%s]\n", what, line);
 }
 
-/* One batch line: "+tag -tag ... [--] query", tags hex-encoded. 0: applied or skipped; otherwise the
- * line was bad (warned) or could not be applied (the error printed), and the batch goes on. */
+/* The next space-separated token of a batch line, or NULL at its end; *len is its length. */
+static char *next_token(char **p, size_t *len)
+{
+    char *tok = *p + strspn(*p, " ");
+
+    *len = strcspn(tok, " ");
+    *p = tok + *len;
+    return *len ? tok : NULL;
+}
+
+/* One batch line: "+tag -tag ... [--] query", tags hex-encoded, parsed as notmuch's parse_tag_line
+ * parses it, with its warnings word for word (scripts and notmuch's tests read them). 0: applied or
+ * skipped; otherwise the line was bad (warned) or could not be applied (the error printed), and the
+ * batch goes on. */
 static int batch_line(struct tagging *t, void *ctx, char *line)
 {
     GArray *ops = g_array_new(FALSE, FALSE, sizeof(maildex_tag_op_t));
-    char *p = line, *query;
+    const char *bad = NULL;
+    char *p = line, *tok;
+    size_t len;
     int rc = 0;
 
-    while (*p == ' ' || *p == '\t')
-        p++;
+    p += strspn(p, " \t");
     if (*p == '\0' || *p == '#')
         goto done;
-    for (;;) {
-        char *end = p + strcspn(p, " ");
-        const char *bad;
-        char *decoded;
+    while ((tok = next_token(&p, &len)) != NULL) {
         maildex_tag_op_t op;
-        if (end - p == 2 && p[0] == '-' && p[1] == '-') { /* the rest is the query */
-            p = end;
+        char *decoded;
+        if (len == 2 && strncmp(tok, "--", 2) == 0) { /* the rest is the query */
+            if ((tok = next_token(&p, &len)) == NULL)
+                bad = "no query string after --";
             break;
         }
-        if (*p != '+' && *p != '-')
+        if (*tok != '+' && *tok != '-')
             break;
-        op.add = *p == '+';
-        decoded = g_uri_unescape_segment(p + 1, end, NULL);
-        if (decoded == NULL) {
-            char *raw = talloc_strndup(ctx, p + 1, (size_t) (end - p - 1));
-            line_warning(talloc_asprintf(ctx, "hex decoding of tag %s failed", raw), line);
-            rc = 1;
-            goto done;
+        if (tok[len] == '\0') {
+            bad = "no query string";
+            break;
+        }
+        op.add = *tok == '+';
+        op.tag = talloc_strndup(ctx, tok + 1, len - 1);
+        if ((bad = illegal_tag(op.tag, op.add)) != NULL) /* before decoding, as notmuch */
+            break;
+        if ((decoded = g_uri_unescape_string(op.tag, NULL)) == NULL) {
+            bad = talloc_asprintf(ctx, "hex decoding of tag %s failed", op.tag);
+            break;
         }
         op.tag = talloc_strdup(ctx, decoded);
         g_free(decoded);
-        if ((bad = illegal_tag(op.tag, op.add)) != NULL) {
-            line_warning(bad, line);
-            rc = 1;
-            goto done;
-        }
         g_array_append_val(ops, op);
-        p = end;
-        while (*p == ' ')
-            p++;
     }
-    while (*p == ' ')
-        p++;
-    query = p;
-    if (*query == '\0') {
-        line_warning("no query string", line);
+    if (bad == NULL && tok == NULL)
+        bad = "missing query string";
+    if (bad) {
+        line_warning(bad, line);
         rc = 1;
         goto done;
     }
-    rc = apply(t, query, (maildex_tag_op_t *) ops->data, ops->len);
+    rc = apply(t, tok, (maildex_tag_op_t *) ops->data, ops->len);
 done:
     g_array_free(ops, TRUE);
     return rc;
@@ -126,43 +135,14 @@ static int tag_batch(struct tagging *t, FILE *in)
     return rc;
 }
 
-int cmd_tag(struct cli *cli, int argc, char **argv)
+/* `+TAG -TAG ... [--] QUERY` into ops and *query, with notmuch's usage errors said by maildex.
+ * Returns 0, or 1 when the command line is wrong (reported). */
+static int command_line(struct cli *cli, int argc, char **argv, bool remove_all, GArray *ops,
+                        char **query)
 {
-    struct tagging t = {.cli = cli};
-    bool batch = false, remove_all = false;
-    const char *input = NULL;
-    const struct option opts[] = {
-        {OPT_BOOL, "batch", &batch, NULL, NULL, NULL},
-        {OPT_STRING, "input", &input, NULL, NULL, NULL},
-        {OPT_BOOL, "remove-all", &remove_all, NULL, NULL, NULL},
-        {OPT_END, NULL, NULL, NULL, NULL, NULL},
-    };
-    int first = cli_start(cli, argc, argv, opts), i, rc;
-    GArray *ops;
-    FILE *in = stdin;
+    int i;
 
-    if (first < 0)
-        return -first;
-    if (config_get_bool(cli->config, "maildir.synchronize_flags", true))
-        t.flags |= MAILDEX_TAG_SYNC_FLAGS;
-    if (remove_all)
-        t.flags |= MAILDEX_TAG_REMOVE_ALL;
-    if (input)
-        batch = true;
-    if (batch) {
-        if (first < argc) {
-            fprintf(stderr, "Can't specify both cmdline and stdin!\n");
-            return EXIT_FAILURE;
-        }
-        if (input && (in = fopen(input, "r")) == NULL)
-            return cli_error(cli, "cannot open '%s': %m", input);
-        rc = tag_batch(&t, in);
-        if (in != stdin)
-            fclose(in);
-        return rc;
-    }
-    ops = g_array_new(FALSE, FALSE, sizeof(maildex_tag_op_t));
-    for (i = first; i < argc; i++) {
+    for (i = 0; i < argc; i++) {
         maildex_tag_op_t op;
         const char *bad;
         if (strcmp(argv[i], "--") == 0) {
@@ -173,25 +153,64 @@ int cmd_tag(struct cli *cli, int argc, char **argv)
             break;
         op.add = argv[i][0] == '+';
         op.tag = argv[i] + 1;
-        if ((bad = illegal_tag(op.tag, op.add)) != NULL) {
-            g_array_free(ops, TRUE);
-            fprintf(stderr, "Error: %s\n", bad);
-            return EXIT_FAILURE;
-        }
+        if ((bad = illegal_tag(op.tag, op.add)) != NULL)
+            return cli_error(cli, "invalid tag change '%s': %s", argv[i], bad);
         g_array_append_val(ops, op);
     }
-    if (ops->len == 0 && !remove_all) {
-        g_array_free(ops, TRUE);
-        fprintf(stderr, "Error: 'notmuch tag' requires at least one tag to add or remove.\n");
-        return EXIT_FAILURE;
+    if (ops->len == 0 && !remove_all)
+        return cli_error(cli, "requires at least one tag to add or remove (+TAG or -TAG)");
+    *query = cli_query_string(cli->ctx, argc - i, argv + i);
+    if (**query == '\0')
+        return cli_error(cli, "requires at least one search term after the tags (use '*' for "
+                              "every message)");
+    return 0;
+}
+
+int cmd_tag(struct cli *cli, int argc, char **argv)
+{
+    struct tagging t = {.cli = cli};
+    bool batch = false, remove_all = false, sync_flags;
+    const char *input = NULL;
+    const struct option opts[] = {
+        {OPT_BOOL, "batch", &batch, NULL, NULL, NULL},
+        {OPT_STRING, "input", &input, NULL, NULL, NULL},
+        {OPT_BOOL, "remove-all", &remove_all, NULL, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    int first = cli_start(cli, argc, argv, opts), rc;
+    GArray *ops = NULL;
+    char *error, *query = NULL;
+    FILE *in = stdin;
+
+    if (first < 0)
+        return -first;
+    if (input)
+        batch = true;
+    if (batch && first < argc)
+        return cli_error(cli, "'%s': with --batch or --input the tag changes and queries are read "
+                              "from the input, not the command line",
+                         argv[first]);
+    if (!batch) {
+        ops = g_array_new(FALSE, FALSE, sizeof(maildex_tag_op_t));
+        if ((rc = command_line(cli, argc - first, argv + first, remove_all, ops, &query)) != 0)
+            goto done;
     }
-    char *query = cli_query_string(cli->ctx, argc - i, argv + i);
-    if (*query == '\0') {
-        g_array_free(ops, TRUE);
-        fprintf(stderr, "Error: notmuch tag requires at least one search term.\n");
-        return EXIT_FAILURE;
+    if ((rc = config_get_bool(cli->ctx, cli->config, "maildir.synchronize_flags", true,
+                              &sync_flags, &error)) != 0) {
+        rc = cli_error(cli, "%s", error);
+        goto done;
     }
-    rc = apply(&t, query, (maildex_tag_op_t *) ops->data, ops->len);
-    g_array_free(ops, TRUE);
+    t.flags = (sync_flags ? MAILDEX_TAG_SYNC_FLAGS : 0) | (remove_all ? MAILDEX_TAG_REMOVE_ALL : 0);
+    if (!batch)
+        rc = apply(&t, query, (maildex_tag_op_t *) ops->data, ops->len);
+    else if (input && (in = fopen(input, "r")) == NULL)
+        rc = cli_error(cli, "cannot open '%s': %s", input, strerror(errno));
+    else
+        rc = tag_batch(&t, in);
+    if (in && in != stdin)
+        fclose(in);
+done:
+    if (ops)
+        g_array_free(ops, TRUE);
     return rc;
 }

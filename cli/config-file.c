@@ -28,35 +28,52 @@ static char *xdg_config_home(void *ctx)
     return x && *x ? talloc_strdup(ctx, x) : talloc_asprintf(ctx, "%s/.config", home());
 }
 
-static bool readable(const char *path)
+/* A default location is taken when something is there, readable or not: an unreadable file is
+ * reported with its name rather than silently passed over for the next one. */
+static bool exists(const char *path)
 {
-    return access(path, R_OK) == 0;
+    return access(path, F_OK) == 0;
 }
 
-char *config_find(void *ctx, const char *explicit_path)
+/* config_find, also saying what named the file: "--config", "$MAILDEX_CONFIG", "$NOTMUCH_CONFIG",
+ * or NULL for a default location (which is only taken when a file is there). */
+static char *locate(void *ctx, const char *explicit_path, const char **named_by)
 {
     const char *env, *profile = getenv("NOTMUCH_PROFILE");
     char *candidate;
 
-    if (explicit_path)
+    *named_by = NULL;
+    if (explicit_path) {
+        *named_by = "--config";
         return talloc_strdup(ctx, explicit_path);
-    if ((env = getenv("MAILDEX_CONFIG")) && *env)
+    }
+    if ((env = getenv("MAILDEX_CONFIG")) && *env) {
+        *named_by = "$MAILDEX_CONFIG";
         return talloc_strdup(ctx, env);
+    }
     candidate = talloc_asprintf(ctx, "%s/maildex/config", xdg_config_home(ctx));
-    if (readable(candidate))
+    if (exists(candidate))
         return candidate;
-    if ((env = getenv("NOTMUCH_CONFIG")) && *env)
+    if ((env = getenv("NOTMUCH_CONFIG")) && *env) {
+        *named_by = "$NOTMUCH_CONFIG";
         return talloc_strdup(ctx, env);
+    }
     candidate = talloc_asprintf(ctx, "%s/notmuch/%s/config", xdg_config_home(ctx),
                                 profile && *profile ? profile : "default");
-    if (readable(candidate))
+    if (exists(candidate))
         return candidate;
     candidate = profile && *profile
                     ? talloc_asprintf(ctx, "%s/.notmuch-config.%s", home(), profile)
                     : talloc_asprintf(ctx, "%s/.notmuch-config", home());
-    if (readable(candidate))
+    if (exists(candidate))
         return candidate;
     return NULL;
+}
+
+char *config_find(void *ctx, const char *explicit_path)
+{
+    const char *named_by;
+    return locate(ctx, explicit_path, &named_by);
 }
 
 struct config *config_load(void *ctx, const char *explicit_path, char **error)
@@ -69,11 +86,14 @@ struct config *config_load(void *ctx, const char *explicit_path, char **error)
         return NULL;
     cfg->kf = g_key_file_new();
     talloc_set_destructor(cfg, keyfile_destructor);
-    cfg->path = config_find(cfg, explicit_path);
-    if (cfg->path && !g_key_file_load_from_file(cfg->kf, cfg->path,
-                                                G_KEY_FILE_KEEP_COMMENTS, &gerr)) {
-        /* An absent file means notmuch's defaults, as in notmuch; it is where `config set` and
-         * `setup` will create it. Anything else (unreadable, unparseable) is an error. */
+    cfg->path = locate(cfg, explicit_path, &cfg->named_by);
+    /* --config='' means no file at all, as in notmuch. */
+    if (cfg->path && *cfg->path == '\0')
+        cfg->named_by = NULL;
+    if (cfg->path && *cfg->path &&
+        !g_key_file_load_from_file(cfg->kf, cfg->path, G_KEY_FILE_KEEP_COMMENTS, &gerr)) {
+        /* Unreadable or unparseable is an error. A named file that is absent is left for the
+         * command to judge (config_missing): `setup` and `config set` create it. */
         if (!g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
             *error = talloc_asprintf(ctx, "cannot read config file '%s': %s", cfg->path,
                                      gerr->message);
@@ -81,6 +101,7 @@ struct config *config_load(void *ctx, const char *explicit_path, char **error)
             talloc_free(cfg);
             return NULL;
         }
+        cfg->missing = cfg->named_by != NULL;
         g_clear_error(&gerr);
     }
     cfg->write_path = cfg->path ? talloc_strdup(cfg, cfg->path)
@@ -149,6 +170,15 @@ static char *default_name(void *ctx)
     return talloc_strdup(ctx, g_get_user_name());
 }
 
+char *config_missing(void *ctx, struct config *cfg)
+{
+    if (!cfg->missing)
+        return NULL;
+    return talloc_asprintf(ctx, "cannot load config file '%s' (named by %s): %s; create it with "
+                                "'maildex setup' or 'maildex config set'",
+                           cfg->path, cfg->named_by, g_strerror(ENOENT));
+}
+
 char *config_get(void *ctx, struct config *cfg, const char *key)
 {
     char *v = raw_get(ctx, cfg, key);
@@ -204,20 +234,29 @@ char **config_get_list(void *ctx, struct config *cfg, const char *key)
     return list;
 }
 
-bool config_get_bool(struct config *cfg, const char *key, bool dflt)
+int config_get_bool(void *ctx, struct config *cfg, const char *key, bool dflt, bool *value,
+                    char **error)
 {
     void *local = talloc_new(NULL);
     char *v = config_get(local, cfg, key);
-    bool result = dflt;
+    int rc = 0;
 
+    *value = dflt;
+    *error = NULL;
     if (v && (g_ascii_strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0 ||
               g_ascii_strcasecmp(v, "yes") == 0))
-        result = true;
+        *value = true;
     else if (v && (g_ascii_strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0 ||
                    g_ascii_strcasecmp(v, "no") == 0))
-        result = false;
+        *value = false;
+    else if (v) {
+        *error = talloc_asprintf(ctx, "config key '%s' has value '%s', which is not true or false "
+                                      "(in '%s')",
+                                 key, v, cfg->path ? cfg->path : "the defaults");
+        rc = -1;
+    }
     talloc_free(local);
-    return result;
+    return rc;
 }
 
 static int make_parent_dirs(const char *path)

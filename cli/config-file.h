@@ -13,15 +13,25 @@
 #include <stdbool.h>
 
 struct config {
-    GKeyFile *kf;     /* empty when no file was found */
-    char *path;       /* the file read, or NULL when none was found */
-    char *write_path; /* where `config set` and `setup` write: path, or maildex's own default */
+    GKeyFile *kf;         /* empty when no file was found */
+    char *path;           /* the file read, or NULL when none was found */
+    char *write_path;     /* where `config set` and `setup` write: path, or maildex's own default */
+    const char *named_by; /* "--config", "$MAILDEX_CONFIG" or "$NOTMUCH_CONFIG"; NULL when path was
+                           * found in a default location */
+    bool missing;         /* path was named but does not exist (see config_missing) */
 };
 
-/* Finds and reads the config file. explicit_path is --config's value or NULL. Returns NULL with
- * *error set (talloc'd on ctx) when the file exists but cannot be read or parsed; an absent file is
- * not an error (notmuch's defaults apply, and `config set` creates it). */
+/* Finds and reads the config file. explicit_path is --config's value or NULL ("" means no file).
+ * Returns NULL with *error set (talloc'd on ctx) when the file exists but cannot be read or parsed.
+ * An absent file is not an error here: with none in the default locations notmuch's defaults apply;
+ * a named one that is missing sets cfg->missing for the command to refuse (config_missing). */
 struct config *config_load(void *ctx, const char *explicit_path, char **error);
+
+/* NULL, or when the file was named by --config or an environment variable but does not exist, the
+ * error to report (naming the file and what named it; talloc'd on ctx). Every command refuses to
+ * run on defaults then, as notmuch does ("cannot load config file"), except those that create the
+ * file (`setup`, `config set`) and `help`. */
+char *config_missing(void *ctx, struct config *cfg);
 
 /* The path config_load would read, or NULL; talloc'd on ctx. Exposed for tests. */
 char *config_find(void *ctx, const char *explicit_path);
@@ -33,8 +43,11 @@ char *config_get(void *ctx, struct config *cfg, const char *key);
 /* A list value ("a;b;" -> {"a", "b", NULL}), empty items dropped. Never NULL. talloc'd on ctx. */
 char **config_get_list(void *ctx, struct config *cfg, const char *key);
 
-/* A boolean value; dflt when unset or not a boolean. */
-bool config_get_bool(struct config *cfg, const char *key, bool dflt);
+/* A boolean value into *value: true/yes/1 or false/no/0 in any case (notmuch's words and
+ * GKeyFile's), dflt when unset. Returns 0, or -1 with *error set (talloc'd on ctx, naming the key,
+ * the value and the file) for any other value: notmuch refuses to run on one too. */
+int config_get_bool(void *ctx, struct config *cfg, const char *key, bool dflt, bool *value,
+                    char **error);
 
 /* Sets key to values (a list when as_list or n > 1, written "a;b;"; else a plain string), or removes
  * it when n == 0, then writes the file (creating its directory). Returns 0, or -1 with *error set. */

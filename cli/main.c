@@ -3,12 +3,14 @@
  * this set-up, and this file knows nothing of any one command. */
 #include "cli.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const struct command cli_commands[] = {
@@ -27,11 +29,11 @@ const struct command cli_commands[] = {
      "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
-    {"config", cmd_config, CMD_CONFIG, "get|set|list [KEY [VALUE...]]",
+    {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
-    {"setup", cmd_setup, CMD_CONFIG, "[--name=NAME] [--primary-email=ADDR] ...",
+    {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
      "Write a configuration file, interactively on a terminal"},
-    {"help", cmd_help, CMD_CONFIG, "[COMMAND]", "Show help for maildex or for one command"},
+    {"help", cmd_help, CMD_CONFIG_CREATE, "[COMMAND]", "Show help for maildex or for one command"},
     {NULL, NULL, 0, NULL, NULL},
 };
 
@@ -66,6 +68,25 @@ static void on_waiting(void *data, const char *what)
         fprintf(stderr, "maildex %s: %s...\n", cli->command ? cli->command->name : "", what);
 }
 
+/* Creates the directory the database file goes in (mode 0700), but not its parents: a missing mail
+ * root is a mistake to report, as notmuch does, not a directory to invent. Returns 0, or 1 when it
+ * reported a failure. */
+static int make_database_dir(struct cli *cli, const char *file)
+{
+    char *dir = g_path_get_dirname(file), *parent = g_path_get_dirname(dir);
+    int rc = 0, err;
+
+    if (mkdir(dir, 0700) != 0 && (err = errno) != EEXIST) {
+        if (err == ENOENT)
+            rc = cli_error(cli, "cannot create directory '%s': '%s' does not exist", dir, parent);
+        else
+            rc = cli_error(cli, "cannot create directory '%s': %s", dir, strerror(err));
+    }
+    g_free(parent);
+    g_free(dir);
+    return rc;
+}
+
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
 {
     char *file = config_database_file(cli->ctx, cli->config);
@@ -73,11 +94,8 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     char *error = NULL;
     maildex_status_t st;
 
-    if (mode == MAILDEX_DB_CREATE) {
-        char *dir = g_path_get_dirname(file);
-        g_mkdir_with_parents(dir, 0700);
-        g_free(dir);
-    }
+    if (mode == MAILDEX_DB_CREATE && make_database_dir(cli, file) != 0)
+        return EXIT_FAILURE;
     st = maildex_db_open(file, root, mode, &cli->db, &error);
     if (st != MAILDEX_STATUS_OK) {
         if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
@@ -190,6 +208,11 @@ int main(int argc, char **argv)
     }
     cli.config = config_load(cli.ctx, cli.config_option, &error);
     if (cli.config == NULL) {
+        cli_error(&cli, "%s", error);
+        goto done;
+    }
+    if (!(cli.command->flags & CMD_CONFIG_CREATE) &&
+        (error = config_missing(cli.ctx, cli.config)) != NULL) {
         cli_error(&cli, "%s", error);
         goto done;
     }

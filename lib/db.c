@@ -54,6 +54,17 @@ maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const
     return status;
 }
 
+/* The one message for a damaged file, whatever found it: the command does not matter, what to do
+ * does. Nothing is repaired in place: the mail is still there, and a new index is one `new`
+ * away. */
+static maildex_status_t corrupt(maildex_db_t *db, const char *reason)
+{
+    return maildex__error(db, MAILDEX_STATUS_DATABASE_CORRUPT,
+                          "database '%s' is corrupt (%s): move it aside and run 'maildex new' to "
+                          "index the mail again; tags not kept as Maildir flags are lost",
+                          db->path, reason);
+}
+
 maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context)
 {
     maildex_status_t status;
@@ -70,8 +81,14 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
         break;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-        status = MAILDEX_STATUS_DATABASE_CORRUPT;
-        break;
+        return corrupt(db, sqlite3_errmsg(db->sql));
+    case SQLITE_CONSTRAINT:
+        /* Never SQLite's bare "UNIQUE constraint failed: ...": say it is the database's state that
+         * refused the change, and keep SQLite's words for a bug report. */
+        return maildex__error(db, MAILDEX_STATUS_DATABASE_ERROR,
+                              "%s: database '%s' refused a change that contradicts its contents "
+                              "(SQLite: %s); run the command again, and report a bug if it repeats",
+                              context, db->path, sqlite3_errmsg(db->sql));
     case SQLITE_READONLY:
         status = MAILDEX_STATUS_READ_ONLY;
         break;
@@ -83,7 +100,8 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
         status = MAILDEX_STATUS_DATABASE_ERROR;
         break;
     }
-    return maildex__error(db, status, "%s: %s", context, sqlite3_errmsg(db->sql));
+    return maildex__error(db, status, "%s: %s (database '%s')", context, sqlite3_errmsg(db->sql),
+                          db->path);
 }
 
 maildex_status_t maildex__step_done(maildex_db_t *db, sqlite3_stmt *stmt, const char *context)
@@ -281,6 +299,62 @@ static maildex_status_t configure_connection(maildex_db_t *db)
                              "PRAGMA temp_store=MEMORY");
 }
 
+/* The integer a one-row PRAGMA answers, into *value; returns an SQLite result code. */
+static int pragma_int(sqlite3 *sql, const char *pragma, sqlite3_int64 *value)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(sql, pragma, -1, &stmt, NULL);
+
+    if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        *value = sqlite3_column_int64(stmt, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* SQLite refuses a file shorter than the page count in its header, but when the newest copy of
+ * page 1 is in the WAL the count comes from there, and a truncated file then answers from the pages
+ * that are left: `count '*'` printed a stale stored count while every search failed. Each page past
+ * the end of the file must then be in the WAL, so the two files together hold at least the
+ * database's size (SQLite's checkpoint makes the same test). Measured in one read transaction,
+ * during which a checkpoint may move pages from the WAL into the file but can shrink neither.
+ * A truncation smaller than what the WAL holds of pages also in the file goes unseen here; SQLite
+ * reports it as corrupt when a lost page is read. */
+static maildex_status_t check_file_size(maildex_db_t *db)
+{
+    struct stat file, wal;
+    char *wal_path, *reason;
+    sqlite3_int64 pages = 0, page_size = 0, needed, present;
+    maildex_status_t st = maildex__exec(db, "BEGIN");
+    int rc;
+
+    if (st)
+        return st;
+    rc = pragma_int(db->sql, "PRAGMA page_count", &pages);
+    if (rc == SQLITE_OK)
+        rc = pragma_int(db->sql, "PRAGMA page_size", &page_size);
+    /* On an error the read transaction stays open (closing ends it): ending it here would overwrite
+     * the error code that tells maildex_db_open whether a read-only open needs the repair. */
+    if (rc != SQLITE_OK)
+        return maildex__sql_error(db, rc, "cannot read the database size");
+    needed = pages * page_size;
+    wal_path = talloc_asprintf(db, "%s-wal", db->path);
+    if (wal_path && stat(db->path, &file) == 0) {
+        present = file.st_size + (stat(wal_path, &wal) == 0 ? wal.st_size : 0);
+        if (present < needed) {
+            reason = talloc_asprintf(db, "truncated: its pages need %lld bytes, the file and its "
+                                         "WAL hold %lld",
+                                     (long long) needed, (long long) present);
+            st = corrupt(db, reason ? reason : "truncated");
+            talloc_free(reason);
+        }
+    }
+    talloc_free(wal_path);
+    sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+    return st;
+}
+
 /* A writer killed mid-transaction leaves a hot rollback journal (or a WAL whose index must be
  * rebuilt), which a read-only connection may not replay. SQLite repairs it on the first read of a
  * read-write connection; after that the read-only open succeeds. Errors are left to the retry. */
@@ -368,6 +442,8 @@ static maildex_status_t open_once(const char *db_path, const char *mail_root, ma
         goto done;
     }
     st = configure_connection(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = check_file_size(db);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__migrate(db);
 

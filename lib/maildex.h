@@ -71,7 +71,11 @@ typedef enum {
  *   MAILDEX_STATUS_FILE_NOT_FOUND   the file does not exist and mode is not MAILDEX_DB_CREATE
  *   MAILDEX_STATUS_DATABASE_TOO_NEW the file was written by a newer maildex; it is left untouched
  *   MAILDEX_STATUS_DATABASE_BUSY    another writer held the database past the busy timeout
- *   MAILDEX_STATUS_DATABASE_ERROR   anything else SQLite reported
+ *   MAILDEX_STATUS_DATABASE_CORRUPT the file is not a database, is damaged, or lost its tail (the
+ *                                   message names it and says to move it aside and index again);
+ *                                   any later call that reads damaged pages returns this status too
+ *   MAILDEX_STATUS_DATABASE_ERROR   anything else SQLite reported (the message says what maildex
+ *                                   was doing and names the file)
  * The handle is closed with maildex_db_close(). */
 maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, maildex_db_mode_t mode,
                                  maildex_db_t **out, char **error_message);

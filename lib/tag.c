@@ -266,7 +266,8 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
         *changed = 0;
     for (size_t i = 0; i < nops; i++)
         if (ops[i].tag == NULL || (ops[i].add && (ops[i].tag[0] == '\0' || ops[i].tag[0] == '-')))
-            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot add tag '%s': %s",
+                                  ops[i].tag ? ops[i].tag : "(null)",
                                   ops[i].tag && ops[i].tag[0] == '-'
                                       ? "tag starting with '-' forbidden"
                                       : "empty tag forbidden");

@@ -115,6 +115,73 @@ test_begin_subtest "the file's value wins over the database's"
 maildex config set query.lunch 'tag:file'
 test_expect_equal "$(maildex config get query.lunch)" "tag:file"
 
+test_begin_subtest "a config file named by --config that does not exist: every command refuses, naming it"
+missing=$TMP_DIRECTORY/no-such-config
+for cmd in "new" "count *" "search *" "tag +x -- *" "reindex *" "config get user.name" "config list"; do
+    # shellcheck disable=SC2086
+    err=$(set -f; maildex --config="$missing" $cmd 2>&1 >/dev/null)
+    echo "$? $err"
+done | sed -E 's/^1 maildex [a-z]+: /1 /' | sort -u > OUTPUT
+# Nothing was created: not the file, not a database where the defaults would put it.
+test_expect_equal "$(cat OUTPUT)|$(ls -d "$missing" "$HOME/mail" 2>/dev/null)" \
+    "1 cannot load config file '$missing' (named by --config): No such file or directory; create it with 'maildex setup' or 'maildex config set'|"
+
+test_begin_subtest "... and the same for \$MAILDEX_CONFIG and \$NOTMUCH_CONFIG"
+output=$(MAILDEX_CONFIG=$missing maildex count '*' 2>&1; echo "status=$?"
+         HOME=$TMP_DIRECTORY/empty-home MAILDEX_CONFIG= NOTMUCH_CONFIG=$missing maildex count '*' 2>&1
+         echo "status=$?")
+test_expect_equal "$output" "maildex count: cannot load config file '$missing' (named by \$MAILDEX_CONFIG): No such file or directory; create it with 'maildex setup' or 'maildex config set'
+status=1
+maildex count: cannot load config file '$missing' (named by \$NOTMUCH_CONFIG): No such file or directory; create it with 'maildex setup' or 'maildex config set'
+status=1"
+
+test_begin_subtest "config set and setup create a named config file that does not exist; help needs none"
+maildex --config="$missing" config set user.name "Made By Set"
+MAILDEX_CONFIG=$missing.2 maildex setup --name="Made By Setup" >/dev/null
+maildex --config="$missing.3" help >/dev/null
+help_status=$?
+test_expect_equal "$(maildex --config="$missing" config get user.name)|$(MAILDEX_CONFIG=$missing.2 maildex config get user.name)|$help_status" \
+    "Made By Set|Made By Setup|0"
+
+if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
+    test_begin_subtest "a missing named config file: the exit status of notmuch for new, count, search, tag"
+    mine=$(for cmd in new "count *" "search *" "tag +x -- *"; do
+        (set -f; maildex --config="$missing.none" $cmd >/dev/null 2>&1; echo "[$?]"); done)
+    theirs=$(for cmd in new "count *" "search *" "tag +x -- *"; do
+        (set -f; "$NOTMUCH" --config="$missing.none" $cmd >/dev/null 2>&1; echo "[$?]"); done)
+    test_expect_equal "$mine" "$theirs"
+fi
+
+test_begin_subtest "maildir.synchronize_flags=maybe: new and tag refuse it, naming the key, the value and the file"
+sed 's/^synchronize_flags=true/synchronize_flags=maybe/' "$MAILDEX_CONFIG" > "$TMP_DIRECTORY/maybe"
+printf '[database]\nhook_dir=%s\n' "$TMP_DIRECTORY/maybe-hooks" >> "$TMP_DIRECTORY/maybe"
+mkdir -p "$TMP_DIRECTORY/maybe-hooks"
+printf '#!/bin/sh\ntouch "%s"\n' "$TMP_DIRECTORY/pre-new-ran" > "$TMP_DIRECTORY/maybe-hooks/pre-new"
+chmod +x "$TMP_DIRECTORY/maybe-hooks/pre-new"
+output=$(maildex --config="$TMP_DIRECTORY/maybe" new 2>&1; echo "status=$?"
+         maildex --config="$TMP_DIRECTORY/maybe" tag +x -- '*' 2>&1; echo "status=$?")
+test_expect_equal "$output" "maildex new: config key 'maildir.synchronize_flags' has value 'maybe', which is not true or false (in '$TMP_DIRECTORY/maybe')
+status=1
+maildex tag: config key 'maildir.synchronize_flags' has value 'maybe', which is not true or false (in '$TMP_DIRECTORY/maybe')
+status=1"
+
+test_begin_subtest "... and new refuses it before running the pre-new hook (as notmuch)"
+test_expect_equal "$(ls "$TMP_DIRECTORY/pre-new-ran" 2>/dev/null | wc -l)" "0"
+
+test_begin_subtest "... while commands that do not read it still work"
+maildex new >/dev/null 2>&1
+test_expect_equal "$(maildex --config="$TMP_DIRECTORY/maybe" count '*'; echo "status=$?")" "0
+status=0"
+
+if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
+    test_begin_subtest "synchronize_flags=maybe: the exit status of notmuch for new, tag and count"
+    mine=$(for cmd in new "tag +x -- *" "count *"; do
+        (set -f; maildex --config="$TMP_DIRECTORY/maybe" $cmd >/dev/null 2>&1; echo "[$?]"); done)
+    theirs=$(for cmd in new "tag +x -- *" "count *"; do
+        (set -f; "$NOTMUCH" --config="$TMP_DIRECTORY/maybe" $cmd >/dev/null 2>&1; echo "[$?]"); done)
+    test_expect_equal "$mine" "$theirs"
+fi
+
 if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
     test_begin_subtest "config get agrees with notmuch on a notmuch config"
     cp "$TMP_DIRECTORY/small" "$TMP_DIRECTORY/both"

@@ -3,7 +3,7 @@
 # cannot be opened (chmod 000, an I/O error) keeps its messages and their tags, gets one warning naming
 # it and the reason, and makes `new` exit as notmuch does (1 for a directory, 75 for a file); the run
 # after access returns finds what changed meanwhile without --full-scan. Only what is really gone
-# (ENOENT) leaves the index. As root, `unprivileged` drops the capabilities that override permissions.
+# (ENOENT) leaves the index. As root, `without_overrides` drops the capabilities that override permissions.
 . "$(dirname "$0")/test-lib.sh"
 test_require sqlite3
 test_require setpriv
@@ -21,7 +21,7 @@ before=$(maildex_store_dump)
 
 # new_unprivileged: runs `maildex new` without permission overrides; sets rc, out, err.
 new_unprivileged() {
-    unprivileged maildex new "$@" > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
+    without_overrides maildex new "$@" > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
     rc=$?
     out=$(cat "$TMP_DIRECTORY/out")
     err=$(cat "$TMP_DIRECTORY/err")

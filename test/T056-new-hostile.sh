@@ -78,7 +78,7 @@ chmod 000 "$CUR/unreadable:2,S"
 # new records the mtimes of directories older than the current second only; aged now, the first run
 # records them all and the second lists nothing.
 age_directories
-unprivileged timeout 60 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
+without_overrides timeout 60 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 rc=$?
 
 test_begin_subtest "new finishes within the timeout and exits 75 for the file it could not read"
@@ -122,7 +122,7 @@ test_expect_equal "$(maildex count body:unreadableword 2>&1)" "0"
 
 chmod 600 "$CUR/unreadable:2,S"
 test_begin_subtest "once it can be read, the next run indexes it (its folder was not recorded as listed)"
-output=$(unprivileged timeout 60 maildex new 2>/dev/null | tail -n 1; maildex count body:unreadableword 2>&1)
+output=$(without_overrides timeout 60 maildex new 2>/dev/null | tail -n 1; maildex count body:unreadableword 2>&1)
 test_expect_equal "$output" "Added 1 new message to the database.
 1"
 

@@ -92,19 +92,59 @@ test_begin_subtest "errors: no change, no query, empty tag, tag starting with -,
     maildex tag --batch +x -- '*' < /dev/null; echo "exit $?"
     maildex tag +x -- 'tag:inbox and ('; echo "exit $?"
 } > "$TMP_DIRECTORY/out" 2>&1
-test_expect_equal "$(sed 's/maildex tag: .*/maildex tag: SYNTAX/' "$TMP_DIRECTORY/out")" "Error: 'notmuch tag' requires at least one tag to add or remove.
+test_expect_equal "$(sed 's/maildex tag: syntax error.*/maildex tag: SYNTAX/' "$TMP_DIRECTORY/out")" "maildex tag: requires at least one tag to add or remove (+TAG or -TAG)
 exit 1
-Error: notmuch tag requires at least one search term.
+maildex tag: requires at least one search term after the tags (use '*' for every message)
 exit 1
-Error: empty tag forbidden
+maildex tag: invalid tag change '+': empty tag forbidden
 exit 1
-Error: tag starting with '-' forbidden
+maildex tag: invalid tag change '+-x': tag starting with '-' forbidden
 exit 1
-Can't specify both cmdline and stdin!
+maildex tag: '+x': with --batch or --input the tag changes and queries are read from the input, not the command line
 exit 1
 maildex tag: SYNTAX
 Query string was: tag:inbox and (
 exit 1"
+
+test_begin_subtest "usage errors: -- with nothing after it, and an input file that cannot be opened"
+{
+    maildex tag +x --; echo "exit $?"
+    maildex tag --input="$TMP_DIRECTORY/no-such-input"; echo "exit $?"
+} > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$(cat "$TMP_DIRECTORY/out")" "maildex tag: requires at least one search term after the tags (use '*' for every message)
+exit 1
+maildex tag: cannot open '$TMP_DIRECTORY/no-such-input': No such file or directory
+exit 1"
+
+if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
+    test_begin_subtest "usage errors: the exit status of notmuch"
+    # notmuch opens its database before it reads the arguments: give it one, on a copy of the mail.
+    mkdir -p "$TMP_DIRECTORY/nm-mail"
+    cp -r "$MAIL_DIR/cur" "$TMP_DIRECTORY/nm-mail/"
+    printf '[database]\npath=%s\n' "$TMP_DIRECTORY/nm-mail" > "$TMP_DIRECTORY/nm-config"
+    NOTMUCH_CONFIG=$TMP_DIRECTORY/nm-config "$NOTMUCH" new >/dev/null 2>&1
+    mine=$(for args in "-- tag:inbox" "+x" "+x --" "+ -- *" "+-x -- *" "-- +x"; do
+        (set -f; maildex tag $args >/dev/null 2>&1; echo "[$?]"); done)
+    theirs=$(for args in "-- tag:inbox" "+x" "+x --" "+ -- *" "+-x -- *" "-- +x"; do
+        (set -f; NOTMUCH_CONFIG=$TMP_DIRECTORY/nm-config "$NOTMUCH" tag $args >/dev/null 2>&1
+         echo "[$?]"); done)
+    test_expect_equal "$mine" "$theirs"
+fi
+
+test_begin_subtest "--batch: notmuch's warnings word for word (its T150 \"checking error messages\")"
+printf '+0\n+a +b\n+a +b \n+c +d --\n+%%zz -- id:whatever\n+ +e -- id:foo\n+- -- id:foo\n' |
+    maildex tag --batch > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$?|$(cat "$TMP_DIRECTORY/out")" "1|Warning: no query string [+0]
+Warning: no query string [+a +b]
+Warning: missing query string [+a +b ]
+Warning: no query string after -- [+c +d --]
+Warning: hex decoding of tag %zz failed [+%zz -- id:whatever]
+Warning: empty tag forbidden [+ +e -- id:foo]
+Warning: tag starting with '-' forbidden [+- -- id:foo]"
+
+test_begin_subtest "--batch: a tag that decodes to one starting with '-' is named"
+printf '+%%2dx -- id:msg1@example.org\n' | maildex tag --batch > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$?|$(cat "$TMP_DIRECTORY/out")" "1|maildex tag: cannot add tag '-x': tag starting with '-' forbidden"
 
 test_begin_subtest "removing a tag nobody has, and an empty removal, change nothing"
 before=$(maildex count --lastmod '*' | cut -f3)

@@ -99,6 +99,26 @@ test_expect_code() {
     fi
 }
 
+# test_skip_ REASON: counts the current subtest as skipped.
+test_skip_() {
+    test_count=$((test_count + 1))
+    echo "ok $test_count - $test_subtest_name # SKIP $1"
+}
+
+# without_overrides COMMAND...: runs COMMAND without root's permission overrides (CAP_DAC_OVERRIDE,
+# CAP_DAC_READ_SEARCH, CAP_FOWNER), so that a chmod means for root what it means for everybody (CI
+# runs the suite as root). can_drop_overrides tells whether that is possible here.
+without_overrides() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --bounding-set=-dac_override,-dac_read_search,-fowner "$@"
+    else
+        "$@"
+    fi
+}
+can_drop_overrides() {
+    [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null 2>&1
+}
+
 # test_expect_success COMMAND...: COMMAND must exit 0.
 test_expect_success() {
     test_expect_code 0 "$@"
@@ -321,16 +341,6 @@ maildex_thread_dump() {
 # record their mtimes (it never trusts an mtime in the current second).
 age_directories() {
     find "$MAIL_DIR" -type d -exec touch -d '2 seconds ago' {} +
-}
-
-# unprivileged COMMAND...: runs COMMAND so that file permissions apply. As root (CI), without the
-# capabilities that override them (setpriv, util-linux); otherwise as it is.
-unprivileged() {
-    if [ "$(id -u)" = 0 ]; then
-        setpriv --bounding-set=-dac_override,-dac_read_search,-fowner "$@"
-    else
-        "$@"
-    fi
 }
 
 # Sanitizers, named as notmuch's.

@@ -78,6 +78,7 @@ TEST(no_file_means_defaults)
     char *err = NULL;
     struct config *cfg;
     char **tags;
+    bool flag;
     fresh_env("none");
     cfg = config_load(ctx, NULL, &err);
     ASSERT(cfg != NULL);
@@ -89,7 +90,8 @@ TEST(no_file_means_defaults)
     ASSERT_STR_EQ(tags[0], "unread");
     ASSERT_STR_EQ(tags[1], "inbox");
     ASSERT(tags[2] == NULL);
-    ASSERT(config_get_bool(cfg, "maildir.synchronize_flags", false));
+    ASSERT_EQ(config_get_bool(ctx, cfg, "maildir.synchronize_flags", false, &flag, &err), 0);
+    ASSERT(flag);
     ASSERT(config_get(ctx, cfg, "search.exclude_tags") == NULL);
     ASSERT(config_get_list(ctx, cfg, "search.exclude_tags")[0] == NULL);
     setenv("MAILDIR", "/var/maildir", 1);
@@ -103,6 +105,7 @@ TEST(notmuch_file_values_and_lists)
     char *err = NULL;
     struct config *cfg;
     char **other;
+    bool flag;
     fresh_env("values");
     write_file(in_home(ctx, ".notmuch-config"),
                "# a notmuch config\n[database]\npath=mail/archive\n\n[user]\nname=Ada L.\n"
@@ -120,7 +123,8 @@ TEST(notmuch_file_values_and_lists)
     other = config_get_list(ctx, cfg, "new.ignore");
     ASSERT_STR_EQ(other[0], ".mbsyncstate");
     ASSERT_STR_EQ(other[1], "/^tmp;x$/"); /* "\;" is a literal semicolon */
-    ASSERT(!config_get_bool(cfg, "maildir.synchronize_flags", true));
+    ASSERT_EQ(config_get_bool(ctx, cfg, "maildir.synchronize_flags", true, &flag, &err), 0);
+    ASSERT(!flag);
     ASSERT(config_get(ctx, cfg, "user.nothing") == NULL);
     ASSERT(config_get(ctx, cfg, "nodot") == NULL);
     talloc_free(ctx);
@@ -194,6 +198,84 @@ TEST(unparseable_file_is_an_error)
     talloc_free(ctx);
 }
 
+/* A file that --config or a variable names must exist (notmuch: "cannot load config file"); only
+ * the default locations may be absent. */
+TEST(named_file_that_is_missing_is_reported)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL, *missing;
+    struct config *cfg;
+    const char *const vars[] = {"MAILDEX_CONFIG", "NOTMUCH_CONFIG"};
+    fresh_env("missing");
+    cfg = config_load(ctx, in_home(ctx, "nope"), &err);
+    ASSERT(cfg != NULL && cfg->missing);
+    missing = config_missing(ctx, cfg);
+    ASSERT(missing && strstr(missing, in_home(ctx, "nope")) && strstr(missing, "--config") &&
+           strstr(missing, "maildex setup"));
+    for (size_t i = 0; i < 2; i++) {
+        char *dollar = talloc_asprintf(ctx, "$%s", vars[i]);
+        setenv(vars[i], in_home(ctx, "gone"), 1);
+        cfg = config_load(ctx, NULL, &err);
+        ASSERT(cfg != NULL);
+        missing = config_missing(ctx, cfg);
+        ASSERT(missing && strstr(missing, in_home(ctx, "gone")) && strstr(missing, dollar));
+        unsetenv(vars[i]);
+    }
+    /* Nothing named and nothing in the default locations: notmuch's defaults, silently. */
+    cfg = config_load(ctx, NULL, &err);
+    ASSERT(cfg != NULL && config_missing(ctx, cfg) == NULL);
+    /* --config='' means no file, as in notmuch. */
+    cfg = config_load(ctx, "", &err);
+    ASSERT(cfg != NULL && config_missing(ctx, cfg) == NULL);
+    talloc_free(ctx);
+}
+
+TEST(unreadable_default_file_is_reported_not_skipped)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL;
+    fresh_env("unreadable");
+    write_file(in_home(ctx, ".notmuch-config"), "[user]\nname=N\n");
+    ASSERT(mkdir(in_home(ctx, ".config"), 0700) == 0);
+    ASSERT(mkdir(in_home(ctx, ".config/maildex"), 0700) == 0);
+    /* A directory where the file should be: unreadable as a file even for root. */
+    ASSERT(mkdir(in_home(ctx, ".config/maildex/config"), 0700) == 0);
+    ASSERT(config_load(ctx, NULL, &err) == NULL);
+    ASSERT(err && strstr(err, in_home(ctx, ".config/maildex/config")));
+    talloc_free(ctx);
+}
+
+TEST(booleans_are_true_or_false_or_an_error)
+{
+    void *ctx = talloc_new(NULL);
+    char *err = NULL, *text;
+    struct config *cfg;
+    bool value;
+    const char *const yes[] = {"true", "TRUE", "yes", "Yes", "1"};
+    const char *const no[] = {"false", "no", "0"};
+    const char *const bad[] = {"maybe", "", "2", "on"};
+    fresh_env("bool");
+    for (size_t i = 0; i < G_N_ELEMENTS(yes) + G_N_ELEMENTS(no); i++) {
+        bool is_yes = i < G_N_ELEMENTS(yes);
+        text = talloc_asprintf(ctx, "[maildir]\nsynchronize_flags=%s\n",
+                               is_yes ? yes[i] : no[i - G_N_ELEMENTS(yes)]);
+        write_file(in_home(ctx, "b"), text);
+        cfg = config_load(ctx, in_home(ctx, "b"), &err);
+        ASSERT_EQ(config_get_bool(ctx, cfg, "maildir.synchronize_flags", !is_yes, &value, &err), 0);
+        ASSERT_EQ(value, is_yes);
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        text = talloc_asprintf(ctx, "[maildir]\nsynchronize_flags=%s\n", bad[i]);
+        write_file(in_home(ctx, "b"), text);
+        cfg = config_load(ctx, in_home(ctx, "b"), &err);
+        ASSERT_EQ(config_get_bool(ctx, cfg, "maildir.synchronize_flags", true, &value, &err), -1);
+        ASSERT_STR_EQ(err, talloc_asprintf(ctx, "config key 'maildir.synchronize_flags' has value "
+                                                "'%s', which is not true or false (in '%s')",
+                                           bad[i], in_home(ctx, "b")));
+    }
+    talloc_free(ctx);
+}
+
 TEST(list_keys_sorted_with_derived)
 {
     void *ctx = talloc_new(NULL);
@@ -218,4 +300,7 @@ TEST_MAIN(TEST_ENTRY(lookup_order_each_step) TEST_ENTRY(xdg_config_home_and_prof
               TEST_ENTRY(no_file_means_defaults) TEST_ENTRY(notmuch_file_values_and_lists)
                   TEST_ENTRY(database_location_rules) TEST_ENTRY(set_writes_lists_and_removes)
                       TEST_ENTRY(set_creates_default_file) TEST_ENTRY(unparseable_file_is_an_error)
+                          TEST_ENTRY(named_file_that_is_missing_is_reported)
+                          TEST_ENTRY(unreadable_default_file_is_reported_not_skipped)
+                          TEST_ENTRY(booleans_are_true_or_false_or_an_error)
                           TEST_ENTRY(list_keys_sorted_with_derived))

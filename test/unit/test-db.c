@@ -41,6 +41,17 @@ static int64_t scalar(maildex_db_t *db, const char *sql)
     return v;
 }
 
+static void assert_says_corrupt(const char *err, const char *path)
+{
+    char *expected = g_strdup_printf("database '%s' is corrupt (", path);
+    bool said = err && strncmp(err, expected, strlen(expected)) == 0 &&
+                strstr(err, "move it aside and run 'maildex new'") != NULL;
+    if (!said)
+        printf("# got: %s\n", err ? err : "(null)");
+    g_free(expected);
+    ASSERT(said);
+}
+
 TEST(create_applies_every_migration)
 {
     const char *path = db_file("create");
@@ -177,11 +188,92 @@ TEST(garbage_file_is_reported_not_crashed)
     for (int i = 0; i < 4096; i++)
         fputc((i * 7919) & 0xff, f);
     fclose(f);
-    st = maildex_db_open(path, "/tmp", MAILDEX_DB_READ_WRITE, &db, &err);
-    ASSERT(st == MAILDEX_STATUS_DATABASE_CORRUPT || st == MAILDEX_STATUS_DATABASE_ERROR);
-    ASSERT(db == NULL);
-    ASSERT(err != NULL);
-    free(err);
+    for (int mode = MAILDEX_DB_READ_ONLY; mode <= MAILDEX_DB_CREATE; mode++) {
+        st = maildex_db_open(path, "/tmp", (maildex_db_mode_t) mode, &db, &err);
+        ASSERT_EQ(st, MAILDEX_STATUS_DATABASE_CORRUPT);
+        ASSERT(db == NULL);
+        ASSERT(err != NULL);
+        assert_says_corrupt(err, path);
+        free(err);
+    }
+}
+
+/* The newest page 1 in the WAL (a write not yet checkpointed) makes SQLite take the page count from
+ * there, so it does not notice that the file lost its tail: the open must. */
+TEST(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
+{
+    const char *path = db_file("truncated");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    struct stat sb;
+    sqlite3 *sql;
+    char *err = NULL;
+
+    maildex_db_close(db);
+    ASSERT_EQ(sqlite3_open(path, &sql), SQLITE_OK);
+    ASSERT_EQ(sqlite3_db_config(sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL), SQLITE_OK);
+    /* Data in the file, then an empty WAL (as `new` leaves it) that gets only the second insert. */
+    ASSERT_EQ(sqlite3_exec(sql, "INSERT INTO meta VALUES ('old', randomblob(400000)); "
+                                "PRAGMA wal_checkpoint(TRUNCATE); "
+                                "INSERT INTO meta VALUES ('new', randomblob(200000))",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    sqlite3_close(sql);
+    /* The second half goes: the schema and the stored counts at the start stay readable. */
+    ASSERT(stat(path, &sb) == 0);
+    ASSERT_EQ(truncate(path, sb.st_size / 2 / 4096 * 4096), 0);
+    for (int mode = MAILDEX_DB_READ_ONLY; mode <= MAILDEX_DB_CREATE; mode++) {
+        db = NULL;
+        ASSERT_EQ(maildex_db_open(path, "/tmp", (maildex_db_mode_t) mode, &db, &err),
+                  MAILDEX_STATUS_DATABASE_CORRUPT);
+        ASSERT(db == NULL);
+        assert_says_corrupt(err, path);
+        ASSERT(strstr(err, "truncated") != NULL);
+        free(err);
+    }
+}
+
+/* A database that grows in the WAL while a reader opens it is not mistaken for a truncated one: the
+ * file is short of the page count then, and the WAL holds the rest. */
+TEST(growing_in_the_wal_is_not_truncation)
+{
+    const char *path = db_file("growing");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE), *reader;
+    struct stat sb;
+
+    ASSERT_EQ(sqlite3_exec(db->sql, "PRAGMA wal_autocheckpoint=0; INSERT INTO meta VALUES "
+                                    "('filler', randomblob(200000))",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    ASSERT(stat(path, &sb) == 0);
+    ASSERT_LT(sb.st_size, scalar(db, "PRAGMA page_count") * scalar(db, "PRAGMA page_size"));
+    reader = open_or_fail(path, MAILDEX_DB_READ_ONLY);
+    maildex_db_close(reader);
+    maildex_db_close(db);
+}
+
+/* No SQLite text reaches a user bare: a refused change says what maildex was doing, names the file,
+ * and what to do. */
+TEST(sql_errors_name_the_context_and_the_file)
+{
+    const char *path = db_file("sqlerr");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    const char *msg;
+    int rc;
+
+    rc = sqlite3_exec(db->sql, "CREATE TEMP TABLE u(a UNIQUE); INSERT INTO u VALUES (1), (1)", NULL,
+                      NULL, NULL);
+    ASSERT_EQ(rc & 0xff, SQLITE_CONSTRAINT);
+    ASSERT_EQ(maildex__sql_error(db, rc, "cannot record a file"), MAILDEX_STATUS_DATABASE_ERROR);
+    msg = maildex_db_errmsg(db);
+    ASSERT(strncmp(msg, "cannot record a file: ", 22) == 0);
+    ASSERT(strstr(msg, path) != NULL);
+    ASSERT(strstr(msg, "run the command again") != NULL);
+    rc = sqlite3_exec(db->sql, "SELECT * FROM no_such_table", NULL, NULL, NULL);
+    ASSERT_EQ(maildex__sql_error(db, rc, "cannot read folders"), MAILDEX_STATUS_DATABASE_ERROR);
+    msg = maildex_db_errmsg(db);
+    ASSERT(strncmp(msg, "cannot read folders: no such table: no_such_table", 48) == 0);
+    ASSERT(strstr(msg, path) != NULL);
+    maildex_db_close(db);
 }
 
 TEST(statement_cache_prepares_once_and_resets)
@@ -336,6 +428,9 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                       TEST_ENTRY(newer_schema_is_refused_untouched)
                           TEST_ENTRY(older_schema_is_migrated_on_write_open_only)
                               TEST_ENTRY(garbage_file_is_reported_not_crashed)
+                              TEST_ENTRY(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
+                              TEST_ENTRY(growing_in_the_wal_is_not_truncation)
+                              TEST_ENTRY(sql_errors_name_the_context_and_the_file)
                                   TEST_ENTRY(statement_cache_prepares_once_and_resets)
                                       TEST_ENTRY(every_cached_statement_prepares)
                                           TEST_ENTRY(transactions_nest_and_revision_bumps)
