@@ -5,7 +5,7 @@
  * run of terms with no explicit operator, terms whose prefix is boolean or has a field processor are ORed
  * per prefix name and the groups ANDed (`tag:a from:b tag:c` = `(tag:a OR tag:c) AND from:b`). It must not
  * interpret values (dates, regexes, words) beyond splitting them off the query text, touch the store, or
- * recurse without bound: every nesting (parentheses, `not`, prefix groups, thread:{}, query:) counts
+ * recurse without bound: every nesting (parentheses, prefix groups, thread:{}, query:) counts
  * towards MAILDEX__QUERY_MAX_DEPTH, and long flat queries are handled with loops.
  *
  * Values are only split off, with three exceptions that are Xapian syntax rather than meaning: an
@@ -15,19 +15,21 @@
  * quoted from:/subject: value in parentheses is a query of its own with that default prefix
  * (`subject:"(review or plan)"`), as notmuch's field processors read it.
  *
- * Malformed queries are read as Xapian reads them: an unclosed '(' or '"' is closed at the end, and a
- * '(' or '"' that opens nothing (at the end, `()`, `""`, a '(' stuck to a word) is dropped. A query
- * Xapian's grammar rejects with "parse error" (an unmatched ')', an empty group or phrase, only excluded
- * terms, a sign with no term) is parsed again in plain mode, as QueryParser::parse_query does: every
- * word a term; operators, parentheses, quotes, signs and wildcards are ignored, but prefixes that
- * notmuch registers as boolean or with a field processor keep their values. An operator missing an
- * operand stays an error, as there ("Syntax: <expression> AND <expression>").
+ * Malformed queries are read as Xapian 1.4 reads them (doc/query-syntax.md, "Malformed queries"): an
+ * unclosed '(' or '"' is closed at the end, and a '(' or '"' that opens nothing (at the end, `()`,
+ * `""`, a '(' stuck to a word) is dropped. A query Xapian's grammar rejects with "parse error" (an
+ * unmatched ')', an empty group or phrase, only excluded terms, a sign with no term) is parsed again in
+ * plain mode, as QueryParser::parse_query does: every word a term; operators, parentheses, quotes,
+ * signs and wildcards are ignored, but prefixes that notmuch registers as boolean or with a field
+ * processor keep their values. An operator missing an operand stays an error, as there ("Syntax:
+ * <expression> AND <expression>"), unless Xapian forgets it and restarts (note_restart).
  *
  * Deliberate differences from notmuch: `prefix:(...)` groups apply the prefix to every word inside and
  * work for boolean prefixes too (Xapian gives only the first word the prefix, and reads `tag:(a` as the
  * tag "(a"), an unquoted `thread:{...}` may contain spaces, an unquoted `tag:/re(g)ex/` runs to the
  * closing slash, a prefixed probabilistic value with `..` (`subject:wait...`) is words, not a range
- * error, and nesting deeper than MAILDEX__QUERY_MAX_DEPTH is an error. */
+ * error, a from:/subject: value is not parsed again as a query (but for `"(...)"`), an operator is one
+ * with a `+` or `#` stuck to it, and nesting deeper than MAILDEX__QUERY_MAX_DEPTH is an error. */
 #include "query.h"
 
 #include <glib.h>
@@ -316,6 +318,23 @@ static bool is_stem_preventer(char c)
     return c != '\0' && strchr("(/\\@<>=*[{\"", c) != NULL;
 }
 
+/* The length of the double quote at i: 1 for '"', 3 for the curly quotes U+201C and U+201D, which Xapian
+ * takes for quotes too, and 0 for anything else. */
+static size_t dquote_len(const char *s, size_t i, size_t len)
+{
+    if (s[i] == '"')
+        return 1;
+    if (i + 2 < len && s[i] == '\xe2' && s[i + 1] == '\x80' && (s[i + 2] == '\x9c' || s[i + 2] == '\x9d'))
+        return 3;
+    return 0;
+}
+
+/* A byte of a word in the text, where a curly quote is punctuation. */
+static bool word_at(const char *s, size_t i, size_t len)
+{
+    return is_word_byte(s[i]) && !dquote_len(s, i, len);
+}
+
 /* More than one word: a non-word byte between the first and the last word byte. */
 static bool has_inner_break(const char *s)
 {
@@ -421,48 +440,61 @@ static size_t term_end(const struct parser *p, size_t i)
     for (;;) {
         size_t j;
 
-        while (i < p->len && is_word_byte(p->text[i]))
+        while (i < p->len && word_at(p->text, i, p->len))
             i++;
         for (j = i; j < p->len && is_joiner(p->text[j]); j++)
             ;
-        if (j == i || j >= p->len || !is_word_byte(p->text[j]))
+        if (j == i || j >= p->len || !word_at(p->text, j, p->len))
             break;
         i = j;
     }
-    if (!p->plain && i < p->len && p->text[i] == '*' && (i + 1 == p->len || !is_word_byte(p->text[i + 1])))
+    if (!p->plain && i < p->len && p->text[i] == '*' && (i + 1 == p->len || !word_at(p->text, i + 1, p->len)))
         i++;
     return i;
 }
 
-/* A "..." value starting at p->cur (on the quote); "" inside stands for one quote. An unterminated value
- * runs to the end of the text, as Xapian closes an open quote there. */
-static bool lex_quoted(struct parser *p, struct token *t)
+/* Where the quoted value opened at p->cur ends (its closing quote, or the end of the text), and its
+ * length once "" stands for one quote. Any double quote closes (dquote_len), except that a boolean
+ * value opened with '"' closes only with '"', as in Xapian. */
+static size_t quoted_end(const struct parser *p, bool boolean, size_t *n)
 {
-    size_t open = p->cur, i = open + 1, n = 0;
-    char *buf;
+    size_t i = p->cur + dquote_len(p->text, p->cur, p->len);
+    bool ascii_only = boolean && p->text[p->cur] == '"';
 
-    for (; i < p->len; i++, n++) { /* measure first, so the copy is exactly as long as the value */
-        if (p->text[i] == '"' && !(i + 1 < p->len && p->text[i + 1] == '"'))
+    for (*n = 0; i < p->len; i++, (*n)++) {
+        size_t q = dquote_len(p->text, i, p->len);
+
+        if (q && !(q == 1 && i + 1 < p->len && p->text[i + 1] == '"') && !(ascii_only && q != 1))
             break;
-        if (p->text[i] == '"')
+        if (q == 1)
             i++;
     }
-    buf = talloc_array(p->sh->ctx, char, n + 1);
+    return i;
+}
+
+/* A "..." value starting at p->cur (on the quote); "" inside stands for one quote. An unterminated value
+ * runs to the end of the text, as Xapian closes an open quote there. boolean: the value of a prefix
+ * notmuch registers as boolean (quoted_end). */
+static bool lex_quoted(struct parser *p, struct token *t, bool boolean)
+{
+    size_t open = p->cur + dquote_len(p->text, p->cur, p->len), n, i = quoted_end(p, boolean, &n);
+    char *buf = talloc_array(p->sh->ctx, char, n + 1);
+
     if (!buf) {
         nomem(p);
         return false;
     }
-    for (size_t j = open + 1, k = 0; k < n; j++, k++) {
+    for (size_t j = open, k = 0; k < n; j++, k++) {
         buf[k] = p->text[j];
         if (p->text[j] == '"')
             j++;
     }
     buf[n] = '\0';
     t->value = buf;
-    t->value_pos = open + 1;
+    t->value_pos = open;
     t->quoted = true;
     t->unterminated = i >= p->len;
-    p->cur = i < p->len ? i + 1 : p->len;
+    p->cur = i < p->len ? i + dquote_len(p->text, i, p->len) : p->len;
     return true;
 }
 
@@ -574,12 +606,12 @@ static bool takes_value(const struct parser *p, const struct prefix *pf, size_t 
 
     if (i >= p->len || is_space(p->text[i]) || p->text[i] == ')')
         return false;
-    if (pf->kind != PK_PROB || pf->processor || p->text[i] == '"' || p->text[i] == '(')
+    if (pf->kind != PK_PROB || pf->processor || dquote_len(p->text, i, p->len) || p->text[i] == '(')
         return true;
     if (p->text[i] != ':')
         while (i < p->len && strchr(".-/:\\@", p->text[i]))
             i++;
-    return i < p->len && is_word_byte(p->text[i]);
+    return i < p->len && word_at(p->text, i, p->len);
 }
 
 /* After the sign: `name:` of a known prefix followed by a value, or nothing (t->prefix stays NULL). */
@@ -595,6 +627,8 @@ static bool lex_prefixed(struct parser *p, struct token *t)
         return true;
     pf = find_prefix(p->text + p->cur, i - p->cur);
     next = i + 1 < p->len ? p->text[i + 1] : '\0';
+    if (next != '\0' && dquote_len(p->text, i + 1, p->len))
+        next = '"';
     if (!pf || !takes_value(p, pf, i) || plain_drops_prefix(p, pf, next))
         return true; /* `tag:` with no value is just the word "tag" */
     if (pf->kind == PK_SEXP) {
@@ -614,7 +648,7 @@ static bool lex_prefixed(struct parser *p, struct token *t)
     if (next == '"' && pf->field == MAILDEX__QF_DATE && quoted_run_is_range(p))
         return lex_plain_value(p, t);
     if (next == '"')
-        return lex_quoted(p, t);
+        return lex_quoted(p, t, pf->kind != PK_PROB || pf->processor);
     if (next == '{' && pf->kind == PK_THREAD)
         return lex_braces(p, t);
     return lex_plain_value(p, t);
@@ -643,8 +677,8 @@ static bool lex_word(struct parser *p, struct token *t)
     size_t start = p->cur, i = start;
 
     /* Xapian's term here keeps an apostrophe or '&' between letters (`and'x` is no operator) */
-    while (i < p->len && (is_word_byte(p->text[i]) || (i > start && i + 1 < p->len && strchr("'&", p->text[i]) &&
-                                                        is_word_byte(p->text[i + 1]))))
+    while (i < p->len && (word_at(p->text, i, p->len) || (i > start && i + 1 < p->len && strchr("'&", p->text[i]) &&
+                                                        word_at(p->text, i + 1, p->len))))
         i++;
     t->kind = p->plain ? T_WORD : operator_kind(p->text + start, i - start);
     if (t->kind != T_WORD) {
@@ -669,11 +703,11 @@ static bool lex_word(struct parser *p, struct token *t)
  * was taken as a range before this is asked.) */
 static bool ignored_at(const struct parser *p, size_t i, size_t *skip_to)
 {
-    char c = p->text[i], prev = i ? p->text[i - 1] : ' ';
-    size_t j = i + 1;
+    size_t q = dquote_len(p->text, i, p->len), j = i + (q ? q : 1);
+    char c = q ? '"' : p->text[i], prev = i ? p->text[i - 1] : ' ';
 
-    *skip_to = i + 1;
-    if (is_word_byte(c) || (!p->plain && c == ')'))
+    *skip_to = j;
+    if ((is_word_byte(c) && !q) || (!p->plain && c == ')'))
         return false;
     if (!strchr("()\"", c))
         return p->plain || !((c == '+' || c == '-') && (is_space(prev) || prev == '('));
@@ -683,8 +717,12 @@ static bool ignored_at(const struct parser *p, size_t i, size_t *skip_to)
         j++;
     if (j >= p->len || (c == '(' && !is_space(prev) && !strchr("()+-", prev)))
         return true;
-    *skip_to = j + 1;
-    return p->text[j] == (c == '(' ? ')' : '"');
+    if (c == '(') {
+        *skip_to = j + 1;
+        return p->text[j] == ')';
+    }
+    *skip_to = j + dquote_len(p->text, j, p->len);
+    return dquote_len(p->text, j, p->len) > 0;
 }
 
 /* A `+`/`-` at p->cur where a sign can be: at the start of a word (after whitespace, '(' or the start). */
@@ -785,9 +823,9 @@ static bool lex(struct parser *p, struct token *t)
         t->kind = T_EOF;
     } else if (p->text[p->cur] == '(' || p->text[p->cur] == ')') {
         t->kind = p->text[p->cur++] == '(' ? T_LPAREN : T_RPAREN;
-    } else if (p->text[p->cur] == '"') {
+    } else if (dquote_len(p->text, p->cur, p->len)) {
         t->kind = T_PHRASE;
-        if (!lex_quoted(p, t))
+        if (!lex_quoted(p, t, false))
             return false;
     } else {
         if (!lex_prefixed(p, t))
@@ -1286,7 +1324,7 @@ static void note_restart(struct parser *p, size_t from)
             i++;
             break;
         }
-        for (end = i; end < p->len && is_word_byte(p->text[end]); end++)
+        for (end = i; end < p->len && word_at(p->text, end, p->len); end++)
             ;
         if (end == i || operator_kind(p->text + i, end - i) == T_WORD)
             break;

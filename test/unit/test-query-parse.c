@@ -524,6 +524,13 @@ TEST(malformed_groups_and_quotes)
         {"to:\"user@x.org", "(and (text \"to\") (text \"user@x.org\" phrase))"},
         {"body:\"the plan", "(and (text \"body\") (text \"the\") (text \"plan\"))"},
         {"to:(", "(text \"to\")"},
+        /* the curly quotes U+201C and U+201D are quotes too; a boolean value opened with '"' ends with '"' */
+        {"\u201cplan\u201d", "(text \"plan\" quoted)"},
+        {"a \u201d", "(text \"a\")"},
+        {"\u201cplanning meeting", "(text \"planning meeting\" phrase quoted)"},
+        {"tag:\u201cinbox", "(tag \"inbox\" quoted)"},
+        {"tag:\"inbox\u201d", "(tag \"inbox\u201d\" quoted)"},
+        {"to:\u201cuser", "(and (text \"to\") (text \"user\"))"},
     };
 
     CHECK_CASES(cases);
