@@ -62,6 +62,10 @@ body:(
 a and b)
 not a)
 not a or b)
+tag:(inbox
+tag:(inbox)
+thread:{ }
+thread:{ * }
 # parentheses that open nothing: at the end, empty, stuck to a word
 (
 ((
@@ -400,6 +404,8 @@ QUERIES
 cat > "$TMP_DIRECTORY/deviations" <<'DEVIATIONS'
 tag:(inbox	prefixed groups: maildex reads tag:( as a group (tag:inbox), notmuch (Xapian) the tag "(inbox"
 tag:(inbox)	prefixed groups: maildex reads tag:(inbox) as tag:inbox, notmuch (Xapian) the tag "(inbox"
+thread:{ }	unquoted thread:{...} may contain spaces in maildex (the subquery " " matches nothing); notmuch ends the value at the space: "missing }"
+thread:{ * }	unquoted thread:{...} may contain spaces in maildex (the subquery " * " matches nothing); notmuch ends the value at the space: "missing }"
 DEVIATIONS
 
 # Patterns of generated queries that hit a documented deviation, with the reason.

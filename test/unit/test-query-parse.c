@@ -742,7 +742,8 @@ TEST(fuzz)
     static const char *const frags[] = {"tag:", "from:", "subject:", "thread:", "query:", "date:", "id:", "mid:",
                                         "folder:", "path:", "(", ")", "\"", "\"\"", "{", "}", "/", " ", " and ",
                                         " or ", " not ", " xor ", "-", "+", "*", "'", "a", "Bob", "x@y.z", "..",
-                                        "lunch", "query:a", "query:lunch", "query:chain90", "sexp:", "é", "\t"};
+                                        "lunch", "query:a", "query:lunch", "query:chain90", "sexp:", "é", "\t",
+                                        "\u201c", "\u201d", ",", ".", "1..2", "-1", "date:", "to:", "and'"};
     char buf[256];
 
     for (int iter = 0; iter < 20000; iter++) {
