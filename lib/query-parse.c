@@ -1335,7 +1335,7 @@ static void note_restart(struct parser *p, size_t from)
         return;
     for (start = from; start < p->len && is_space(p->text[start]); start++)
         ;
-    p->sh->restart = strchr("+-", p->text[start]) ? start + 1 : start;
+    p->sh->restart = p->text[start] == '+' || p->text[start] == '-' ? start + 1 : start;
     p->sh->restart_groups = p->open_groups;
 }
 
@@ -1620,6 +1620,14 @@ static struct maildex__qnode *detached_group(struct parser *p, struct maildex__q
     return combine(p, MAILDEX__Q_AND, &v);
 }
 
+/* Can a sign apply to the node a token yielded? Not to nothing (`-'`) nor, in Xapian's grammar, to a
+ * range (which only a sign away from it can precede: `-. 1..2`). */
+static bool signable(const struct maildex__qnode *n, const char *key)
+{
+    return n && !(key && strcmp(key, DATE_RANGE_KEY) == 0) &&
+           !(n->kind == MAILDEX__Q_TERM && n->field == MAILDEX__QF_LASTMOD);
+}
+
 /* A run of items with no operator between them (Xapian's "prob"). after is the operator token right
  * before the run, or NULL. A `-` right after `and` excludes the whole run (`a and -b c` is
  * `a and not (b c)`); right after `or`, `xor` or `not` it is an error, as in Xapian. *empty is set when
@@ -1649,20 +1657,17 @@ static struct maildex__qnode *parse_seq(struct parser *p, const struct token *af
         if (t.kind == T_EOF || t.kind == T_RPAREN || is_operator(t.kind))
             break;
         advance(p);
-        if (t.kind == T_SIGN || (head && excluding)) {
-            if (t.kind == T_SIGN) {
-                fail_sign(p, &t, after, head && excluding);
-                return NULL;
-            }
-            t.sign = 0;
+        if (t.kind == T_SIGN) {
+            fail_sign(p, &t, after, head && excluding);
+            return NULL;
         }
+        if (head && excluding)
+            t.sign = 0; /* the `-` of `and -` excludes the whole run */
         group = t.sign && t.detached && plain_word(p, &t);
         n = item_node(p, &t, &key);
         if (n && group)
             n = detached_group(p, n, &t);
-        /* Xapian's grammar has no love or hate for a range (a sign away from it: `-. 1..2`) */
-        if (!p->sh->failed && t.sign && (!n || (key && strcmp(key, DATE_RANGE_KEY) == 0) ||
-                                         (n->kind == MAILDEX__Q_TERM && n->field == MAILDEX__QF_LASTMOD)))
+        if (!p->sh->failed && t.sign && !signable(n, key))
             fail_sign(p, &t, after, false);
         if (p->sh->failed)
             return NULL;
