@@ -10,13 +10,13 @@
 
 #include <stddef.h>
 
-/* Deepest nesting (parentheses, `not`, prefix groups, thread:{} and query: expansions counted together)
+/* Deepest nesting (parentheses, prefix groups, thread:{} and query: expansions counted together)
  * the parser accepts. Trees are at most about this deep, so walking them recursively is safe. */
 #define MAILDEX__QUERY_MAX_DEPTH 100
 
 enum maildex__qkind {
     MAILDEX__Q_ALL,    /* every message: `*`, the empty query */
-    MAILDEX__Q_NONE,   /* no message: a query of nothing but punctuation, e.g. `'` */
+    MAILDEX__Q_NONE,   /* no message: a query of nothing but punctuation, e.g. `'`, `(`, `)`, " " */
     MAILDEX__Q_AND,    /* children >= 2 */
     MAILDEX__Q_OR,     /* children >= 2 */
     MAILDEX__Q_XOR,    /* children >= 2; odd number of children match */
@@ -55,7 +55,9 @@ enum maildex__qflag {
     /* value is a POSIX extended regex (the /.../ delimiters removed). Only on FROM, SUBJECT, TAG, ID (mid:),
      * PATH and FOLDER. */
     MAILDEX__QFLAG_REGEX = 1 << 2,
-    /* The value was written in double quotes. Quoted words are never stemmed. */
+    /* The value was written in double quotes, or is a word that a character keeping Xapian from stemming
+     * it follows (one of ( / \ @ < > = * [ { ", e.g. `plan(` or `plan*` where `*` is no wildcard). Such
+     * words are never stemmed. */
     MAILDEX__QFLAG_QUOTED = 1 << 3,
     /* The first letter is upper case; notmuch does not stem such words. Only on probabilistic fields. */
     MAILDEX__QFLAG_CAPITALISED = 1 << 4,
@@ -89,7 +91,8 @@ enum maildex__query_status {
     MAILDEX__QUERY_NOMEM = 2,
 };
 
-/* Parses text (a NUL-terminated notmuch query) into a tree allocated on ctx.
+/* Parses text (a NUL-terminated notmuch query) into a tree allocated on ctx. A malformed query is read
+ * as notmuch reads it (doc/query-syntax.md, "Malformed queries"), so only what notmuch refuses fails.
  * Returns MAILDEX__QUERY_OK and sets *out; or MAILDEX__QUERY_BAD with *out = NULL and *error a talloc'd
  * (on ctx) message such as "syntax error at position 14: expected a term after 'and'" (byte positions
  * count from 0); or MAILDEX__QUERY_NOMEM with *out = NULL and *error NULL. opts may be NULL; error may be

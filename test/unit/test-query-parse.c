@@ -207,7 +207,8 @@ TEST(prefixed_paren_query)
         {"tag:\"(inbox or unread)\"", "(tag \"(inbox or unread)\" quoted)"},
         /* the inside must parse */
         {"subject:\"(review and)\"", "error: syntax error at position 20: expected a term after 'and'"},
-        {"subject:\"(review\" plan)", "error: syntax error at position 22: unmatched ')'"},
+        /* an unmatched ')' makes Xapian read the query again without operators */
+        {"subject:\"(review\" plan)", "(and (subject \"(review\" quoted) (text \"plan\"))"},
     };
 
     CHECK_CASES(cases);
@@ -218,15 +219,18 @@ TEST(all_and_none)
     static const struct qcase cases[] = {
         {"", "(all)"},
         {"*", "(all)"},
-        {"  *  ", "(all)"},
-        {"   ", "(all)"},
-        {"* and tag:x", "(tag \"x\")"},
-        {"tag:x or *", "(all)"},
+        /* notmuch's rule is for exactly "" and "*"; anything else goes to Xapian, which drops a lone `*` */
+        {"  *  ", "(none)"},
+        {"   ", "(none)"},
+        {"* tag:x", "(tag \"x\")"},
+        {"* and tag:x", "error: syntax error at position 2: expected a term before 'and'"},
+        {"tag:x or *", "error: syntax error at position 10: expected a term after 'or'"},
         {"'", "(none)"},
         {"-", "(none)"},
         {"tag:inbox '", "(tag \"inbox\")"},
         {"\"\" a", "(text \"a\")"},
-        {"to:\"\"", "(none)"},
+        /* an empty phrase makes Xapian read the query again, where to: before a quote is a word */
+        {"to:\"\"", "(text \"to\")"},
     };
 
     CHECK_CASES(cases);
@@ -249,7 +253,7 @@ TEST(operators_and_precedence)
         {"not tag:x", "(not (tag \"x\"))"},
         {"NOT a OR b", "(or (not (text \"a\")) (text \"b\"))"},
         {"a or not b", "(or (text \"a\") (not (text \"b\")))"},
-        {"not not a", "(not (not (text \"a\")))"},
+        {"not (not a)", "(not (not (text \"a\")))"},
         {"a b or c", "(or (and (text \"a\") (text \"b\")) (text \"c\"))"},
         {"a or b c", "(or (text \"a\") (and (text \"b\") (text \"c\")))"},
         {"a and b c", "(and (text \"a\") (text \"b\") (text \"c\"))"},
@@ -261,7 +265,11 @@ TEST(operators_and_precedence)
         {"+a +b", "(and (text \"a\") (text \"b\"))"},
         {"-(a b) c", "(and (not (and (text \"a\") (text \"b\"))) (text \"c\"))"},
         {"a and -b", "(and (text \"a\") (not (text \"b\")))"},
-        /* notmuch: "-<term> does not work at the start of an expression" */
+        /* after `and`, `-` takes the whole run */
+        {"a and -b c", "(and (text \"a\") (not (and (text \"b\") (text \"c\"))))"},
+        {"tag:i and -tag:u -tag:f", "(and (tag \"i\") (not (and (tag \"u\") (not (tag \"f\")))))"},
+        /* notmuch: "-<term> does not work at the start of an expression": only excluded terms is a parse
+         * error, and Xapian's second reading drops the sign */
         {"-tag:inbox", "(tag \"inbox\")"},
         {"a - b", "(and (text \"a\") (text \"b\"))"},
     };
@@ -430,7 +438,7 @@ TEST(syntax_errors)
 {
     static const struct qcase cases[] = {
         {"tag:inbox and ", "error: syntax error at position 14: expected a term after 'and'"},
-        {"tag:inbox and (", "error: syntax error at position 14: unmatched '('"},
+        {"tag:inbox and (", "error: syntax error at position 15: expected a term after 'and'"},
         {"and", "error: syntax error at position 0: expected a term before 'and'"},
         {"or tag:x", "error: syntax error at position 0: expected a term before 'or'"},
         {"OR", "error: syntax error at position 0: expected a term before 'OR'"},
@@ -442,24 +450,175 @@ TEST(syntax_errors)
         {"not", "error: syntax error at position 3: expected a term after 'not'"},
         {"a not", "error: syntax error at position 5: expected a term after 'not'"},
         {"a and not", "error: syntax error at position 9: expected a term after 'not'"},
-        {"(a or b", "error: syntax error at position 0: unmatched '('"},
-        {"((a)", "error: syntax error at position 0: unmatched '('"},
-        {"+a -- (from:carol", "error: syntax error at position 6: unmatched '('"},
-        {"a )", "error: syntax error at position 2: unmatched ')'"},
-        {")", "error: syntax error at position 0: unmatched ')'"},
-        {"()", "error: syntax error at position 1: expected a term after '('"},
+        {"not not a", "error: syntax error at position 4: expected a term after 'not'"},
+        {"a not not b", "error: syntax error at position 6: expected a term after 'not'"},
+        {"a and not not b", "error: syntax error at position 10: expected a term after 'not'"},
+        {"a or -b", "error: syntax error at position 5: '-' cannot follow 'or' (use 'and -' or 'and not')"},
+        {"a xor -b", "error: syntax error at position 6: '-' cannot follow 'xor' (use 'and -' or 'and not')"},
+        {"not -a", "error: syntax error at position 4: '-' cannot follow 'not' (use 'and -' or 'and not')"},
+        {"a and -", "error: syntax error at position 7: expected a term after 'and'"},
+        {"a and -)", "error: syntax error at position 7: expected a term after 'and'"},
         {"(and a)", "error: syntax error at position 1: expected a term before 'and'"},
-        {"subject:(", "error: syntax error at position 0: unmatched 'subject:('"},
-        {"subject:()", "error: syntax error at position 9: expected a term after 'subject:('"},
-        {"\"sure works", "error: syntax error at position 0: unterminated quoted phrase (missing '\"')"},
-        {"tag:\"foo", "error: syntax error at position 4: unterminated quoted value (missing '\"')"},
-        {"tag:\"foo\"\"", "error: syntax error at position 4: unterminated quoted value (missing '\"')"},
+        {"a (or b)", "error: syntax error at position 3: expected a term before 'or'"},
+        {"tag:inbox and ()", "error: syntax error at position 16: expected a term after 'and'"},
+        {"tag:inbox or \"", "error: syntax error at position 14: expected a term after 'or'"},
+        {"tag:inbox and '", "error: syntax error at position 15: expected a term after 'and'"},
         {"thread:{from:x", "error: syntax error at position 7: missing '}' in thread subquery"},
+        {"thread:{from:x}y", "error: syntax error at position 7: missing '}' in thread subquery"},
         {"thread:\"{from:x\"", "error: syntax error at position 0: missing '}' in thread subquery"},
         {"thread:{a and}", "error: syntax error at position 13: expected a term after 'and'"},
         {"tag:/foo", "error: syntax error at position 0: unmatched regex delimiter in 'tag:/foo'"},
         {"tag:x subject:/", "error: syntax error at position 6: unmatched regex delimiter in 'subject:/'"},
         {"sexp:\"(from bob)\"", "error: unsupported prefix at position 0: sexp: queries are not supported"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+/* Malformed queries, read as notmuch 0.37 (Xapian 1.4) reads them; test/T115-differential-malformed.sh
+ * compares their counts with notmuch's. */
+TEST(malformed_groups_and_quotes)
+{
+    static const struct qcase cases[] = {
+        /* an unclosed '(' or '"' closes at the end */
+        {"((a)", "(text \"a\")"},
+        {"(a or b", "(or (text \"a\") (text \"b\"))"},
+        {"not (a", "(not (text \"a\"))"},
+        {"+a -- (from:carol", "(and (text \"a\") (from \"carol\"))"},
+        {"\"sure works", "(text \"sure works\" phrase quoted)"},
+        {"a \"b c", "(and (text \"a\") (text \"b c\" phrase quoted))"},
+        {"subject:\"unterminated", "(subject \"unterminated\" quoted)"},
+        {"from:\"x y", "(from \"x y\" phrase quoted)"},
+        {"tag:\"foo", "(tag \"foo\" quoted)"},
+        {"tag:\"foo\"\"", "(tag \"foo\\\"\" quoted)"},
+        {"id:\"x", "(id \"x\" quoted)"},
+        /* a '(' or '"' that opens nothing is dropped: at the end, empty, or a '(' stuck to a word */
+        {"(", "(none)"},
+        {"a (", "(text \"a\")"},
+        {"a ()", "(text \"a\")"},
+        {"( ) a", "(text \"a\")"},
+        {"\"", "(none)"},
+        {"\"\"\"", "(none)"},
+        {"a \"", "(text \"a\")"},
+        {"a(b", "(and (text \"a\" quoted) (text \"b\"))"},
+        /* what Xapian calls "parse error" is read again with every word a term: an unmatched ')', */
+        {")", "(none)"},
+        {"a )", "(text \"a\")"},
+        {"a))", "(text \"a\")"},
+        {"(a or b))", "(and (text \"a\") (text \"or\") (text \"b\"))"},
+        {"a) or (b", "(and (text \"a\") (text \"or\") (text \"b\"))"},
+        {"tag:inbox)", "(tag \"inbox\")"},
+        {"plan*)", "(text \"plan\" quoted)"},
+        {"\"the plan\")", "(and (text \"the\") (text \"plan\" quoted))"},
+        /* an empty group or phrase, */
+        {"()", "(none)"},
+        {"((", "(none)"},
+        {"(())", "(none)"},
+        {"(*)", "(none)"},
+        {"subject:(", "(subject \"(\")"},
+        {"subject:()", "(subject \"(\")"},
+        {"\"'\"", "(none)"},
+        {"tag:inbox and \"'\"", "(and (tag \"inbox\") (text \"and\"))"},
+        {"to:\"\"", "(text \"to\")"},
+        /* and a to:/body:/attachment:/mimetype: quote left open, whose prefix Xapian then closes as a group */
+        {"to:\"user@x.org", "(and (text \"to\") (text \"user@x.org\" phrase))"},
+        {"body:\"the plan", "(and (text \"body\") (text \"the\") (text \"plan\"))"},
+        {"to:(", "(text \"to\")"},
+        /* the curly quotes U+201C and U+201D are quotes too; a boolean value opened with '"' ends with '"' */
+        {"\u201cplan\u201d", "(text \"plan\" quoted)"},
+        {"a \u201d", "(text \"a\")"},
+        {"\u201cplanning meeting", "(text \"planning meeting\" phrase quoted)"},
+        {"tag:\u201cinbox", "(tag \"inbox\" quoted)"},
+        {"tag:\"inbox\u201d", "(tag \"inbox\u201d\" quoted)"},
+        {"to:\u201cuser", "(and (text \"to\") (text \"user\"))"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(malformed_signs_and_operators)
+{
+    static const struct qcase cases[] = {
+        /* a query of excluded terms only is a parse error */
+        {"-a or b", "(and (text \"a\") (text \"or\") (text \"b\"))"},
+        {"(-a)", "(text \"a\")"},
+        {"tag:inbox and (-a)", "(and (tag \"inbox\") (text \"and\") (text \"a\"))"},
+        {"-(a b)", "(and (text \"a\") (text \"b\"))"},
+        /* and so is a sign with no term */
+        {"-)", "(none)"},
+        {"a -)", "(text \"a\")"},
+        {"a -(", "(text \"a\")"},
+        {"-'", "(none)"},
+        {"-not a", "(and (text \"not\") (text \"a\"))"},
+        {"-, +a", "(text \"a\")"},
+        /* dropped signs: at the end, before whitespace or another sign, inside a word */
+        {"a -", "(text \"a\")"},
+        {"a - b", "(and (text \"a\") (text \"b\"))"},
+        {"--a", "(text \"a\")"},
+        {"(a)-b", "(and (text \"a\") (text \"b\"))"},
+        /* a sign that dropped punctuation separates from its word takes the words that follow */
+        {"-'foo bar' x", "(and (not (and (text \"foo\") (text \"bar\"))) (text \"x\"))"},
+        {"x -,foo* bar", "(and (text \"x\") (not (text \"foo\" wildcard)) (text \"bar\"))"},
+        /* operators are Xapian's terms: split off by punctuation, and not with an apostrophe */
+        {"plan*and b", "(and (text \"plan\" quoted) (text \"b\"))"},
+        {"AND*", "error: syntax error at position 0: expected a term before 'AND'"},
+        {"or'", "error: syntax error at position 0: expected a term before 'or'"},
+        {"and'x", "(text \"and'x\" phrase)"},
+        /* an operator whose left operand is missing fails at its end, */
+        {"a or and b", "error: syntax error at position 5: expected a term before 'and'"},
+        {"+and xor tag:x", "error: syntax error at position 5: expected a term before 'xor'"},
+        /* or Xapian has reset its grammar and restarts at a boolean-prefixed term in the same lexer step */
+        {"a or or tag:x", "(tag \"x\")"},
+        {"a or or tag:x b", "(and (tag \"x\") (text \"b\"))"},
+        {"a and and tag:x", "(tag \"x\")"},
+        {"not not tag:x", "(tag \"x\")"},
+        {"a and or tag:x", "(tag \"x\")"},
+        {"a xor or tag:x", "(tag \"x\")"},
+        {"or or tag:x", "(tag \"x\")"},
+        {"a or or +tag:x", "(tag \"x\")"},
+        {"tag:y or -tag:x", "(tag \"x\")"},
+        {"-tag:y and tag:x", "(tag \"x\")"},
+        {"-and tag:x", "(tag \"x\")"},
+        {"(a or or tag:x)", "(and (text \"a\") (text \"or\") (text \"or\") (tag \"x\"))"},
+        {"a or or to:x", "error: syntax error at position 5: expected a term after 'or'"},
+        {"a or or date:2023..", "error: syntax error at position 5: expected a term after 'or'"},
+    };
+
+    CHECK_CASES(cases);
+}
+
+TEST(malformed_words_and_ranges)
+{
+    static const struct qcase cases[] = {
+        /* punctuation before a word is dropped, so a prefix after it counts */
+        {"'tag:x", "(tag \"x\")"},
+        {".tag:x", "(tag \"x\")"},
+        {"a,tag:x", "(and (text \"a\") (tag \"x\"))"},
+        {"to:,x", "(and (text \"to\") (text \"x\"))"},
+        {"to:-x", "(to \"x\")"},
+        {"body:plan,x", "(and (body \"plan\") (text \"x\"))"},
+        /* a word followed by one of ( / \ @ < > = * [ { " is not stemmed */
+        {"planning\"", "(text \"planning\" quoted)"},
+        {"plan<", "(text \"plan\" quoted)"},
+        {"plan/", "(text \"plan\" quoted)"},
+        {"plan-", "(text \"plan\")"},
+        {"body:plan\"", "(body \"plan\" quoted)"},
+        /* a thread:{...} value runs on past the brace, and must end with one */
+        {"thread:{a}}", "(thread-of (text \"a\"))"},
+        {"thread:{a}b", "error: syntax error at position 7: missing '}' in thread subquery"},
+        /* a word with `..` is tried as a range first, wherever it starts */
+        {"\"date:2023..2024\"", "error: syntax error at position 0: unknown range operation '\"date:2023..2024\"' (a "
+                                "word with '..' is a range of seconds since the epoch)"},
+        {"tag:x -date:2023..2024", "error: syntax error at position 7: unknown range operation 'date:2023..2024' (a "
+                                   "word with '..' is a range of seconds since the epoch)"},
+        {"tag:x -tag:a..b", "(and (tag \"x\") (not (tag \"a..b\")))"},
+        {"-1..5", "(date \"@0..@5\")"},
+        {"-5..-1", "(none)"},
+        {".5..2", "(date \"@1..@2\")"},
+        {"-. 1..2 x", "(and (date \"@1..@2\") (text \"x\"))"},
+        /* ranges of dates are grouped apart from date: values */
+        {"date:2023 date:2020..2021", "(and (date \"2023\") (date \"2020..2021\"))"},
+        {"date:2020..2021 1..2", "(or (date \"2020..2021\") (date \"@1..@2\"))"},
     };
 
     CHECK_CASES(cases);
@@ -512,7 +671,7 @@ static char *repeat(void *ctx, const char *s, size_t times, const char *tail)
 
 TEST(deep_nesting_is_an_error)
 {
-    static const char *const nests[][2] = {{"(", ")"},  {"not ", ""},         {"subject:(", ")"}, {"-(", ")"},
+    static const char *const nests[][2] = {{"(", ")"},  {"not (", ")"},       {"subject:(", ")"}, {"-(", ")"},
                                            {"tag:(", ")"}, {"thread:{", "}"}, {"thread:{(", ")}"}};
     /* thread:{ rescans the rest of the text at each of its 100 levels: fewer of those keep this quick */
     void *ctx = talloc_new(NULL);
@@ -524,9 +683,10 @@ TEST(deep_nesting_is_an_error)
         char *got = parse_to_string(ctx, q);
 
         ASSERT(strstr(got, "query nested too deeply (more than 100 levels)") != NULL);
-        /* and unbalanced */
+        /* and unbalanced, which would close at the end */
         got = parse_to_string(ctx, repeat(ctx, nests[i][0], times, "a"));
         ASSERT(strncmp(got, "error: syntax error at position ", 32) == 0);
+        ASSERT(strstr(got, "query nested too deeply") != NULL || strstr(got, "missing '}'") != NULL);
     }
     /* 100 levels is still fine */
     {
@@ -554,7 +714,15 @@ TEST(huge_flat_queries)
     ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "a or ", 100000, "b"), NULL, &n, &error), MAILDEX__QUERY_OK);
     ASSERT_EQ(n->nchildren, 100001);
     ASSERT(maildex__qnode_to_string(ctx, n) != NULL);
-    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "\"", 100001, ""), NULL, &n, &error), MAILDEX__QUERY_BAD);
+    /* empty phrases are dropped, and the last quote opens nothing */
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "\"", 100001, ""), NULL, &n, &error), MAILDEX__QUERY_OK);
+    ASSERT_EQ(n->kind, MAILDEX__Q_NONE);
+    /* a restart or a second reading per operator stays linear */
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "a or or tag:x ", 20000, ""), NULL, &n, &error),
+              MAILDEX__QUERY_OK);
+    ASSERT_STR_EQ(maildex__qnode_to_string(ctx, n), "(tag \"x\")");
+    ASSERT_EQ(maildex__query_parse(ctx, repeat(ctx, "a ) ", 20000, ""), NULL, &n, &error), MAILDEX__QUERY_OK);
+    ASSERT_EQ(n->nchildren, 20000);
     talloc_free(ctx);
 }
 
@@ -574,7 +742,8 @@ TEST(fuzz)
     static const char *const frags[] = {"tag:", "from:", "subject:", "thread:", "query:", "date:", "id:", "mid:",
                                         "folder:", "path:", "(", ")", "\"", "\"\"", "{", "}", "/", " ", " and ",
                                         " or ", " not ", " xor ", "-", "+", "*", "'", "a", "Bob", "x@y.z", "..",
-                                        "lunch", "query:a", "query:lunch", "query:chain90", "sexp:", "é", "\t"};
+                                        "lunch", "query:a", "query:lunch", "query:chain90", "sexp:", "é", "\t",
+                                        "\u201c", "\u201d", ",", ".", "1..2", "-1", "date:", "to:", "and'"};
     char buf[256];
 
     for (int iter = 0; iter < 20000; iter++) {
@@ -616,5 +785,7 @@ TEST_MAIN(TEST_ENTRY(prefixes) TEST_ENTRY(free_text) TEST_ENTRY(legacy_range) TE
               TEST_ENTRY(same_prefix_grouping) TEST_ENTRY(quoting) TEST_ENTRY(wildcards_and_regexes)
                   TEST_ENTRY(thread_subqueries) TEST_ENTRY(emacs_queries) TEST_ENTRY(named_queries)
                       TEST_ENTRY(named_query_without_lookup) TEST_ENTRY(syntax_errors)
+                          TEST_ENTRY(malformed_groups_and_quotes) TEST_ENTRY(malformed_signs_and_operators)
+                          TEST_ENTRY(malformed_words_and_ranges)
                           TEST_ENTRY(node_positions_and_ownership) TEST_ENTRY(deep_nesting_is_an_error)
                               TEST_ENTRY(huge_flat_queries) TEST_ENTRY(fuzz))
