@@ -561,6 +561,76 @@ static bool walk_message(struct maildex__parsed_message *msg, void *local, GMime
     return msg->body && msg->attachment_names && msg->mime_types;
 }
 
+/* ---- line endings ---------------------------------------------------------------------------- */
+
+/* gmime 3 splits lines on LF (a CR before it is dropped), so in a file whose lines end in a bare CR
+ * (old Mac tools, a CR-only or mixed export) the header lines run together, and in one whose lines
+ * end in CR CR LF (a CRLF file converted once more) the line "\r" before the body is not empty and
+ * the body is read as headers. Such files get their line ends rewritten before gmime sees them; the
+ * file itself is never touched, and an ordinary file costs one pass over its header section. */
+
+/* Does the bare CR at p[i] end a header line? It does when a line can start after it: a CR (CR CR
+ * LF, or the empty line of a CR-only file), a blank (a folded line), a field name and its colon, or
+ * the end of the data. Otherwise it is a stray byte inside a value ("Subject: a\rb"), which gmime
+ * drops, as it always has. */
+static bool cr_ends_line(const char *p, size_t n, size_t i)
+{
+    size_t j = i + 1;
+
+    if (j == n || p[j] == '\r' || p[j] == ' ' || p[j] == '\t')
+        return true;
+    while (j < n && p[j] > ' ' && p[j] < 0x7f && p[j] != ':')
+        j++;
+    return j > i + 1 && j < n && p[j] == ':';
+}
+
+/* Does the header section (up to the first empty LF or CRLF line) end a line with a bare CR or with
+ * CR CR LF? */
+static bool needs_unix_line_ends(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n') && cr_ends_line(p, n, i))
+            return true;
+        if (p[i] == '\n') {
+            size_t j = i + 1 < n && p[i + 1] == '\r' ? i + 2 : i + 1;
+            if (j < n && p[j] == '\n')
+                return false;
+        }
+    }
+    return false;
+}
+
+/* A copy of p[0..n) under ctx with every line end written as LF: LF, CRLF and CR CR LF (any run of
+ * CRs before an LF) are one line end, and each CR of a run not followed by LF is one. */
+static char *unix_line_ends(void *ctx, const char *p, size_t n, size_t *len)
+{
+    char *out = talloc_size(ctx, n + 1);
+    size_t o = 0;
+
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        if (p[i] != '\r') {
+            out[o++] = p[i];
+            continue;
+        }
+        while (j < n && p[j] == '\r')
+            j++;
+        if (j < n && p[j] == '\n') {
+            out[o++] = '\n';
+        } else {
+            memset(out + o, '\n', j - i);
+            o += j - i;
+            j--;
+        }
+        i = j;
+    }
+    out[o] = '\0';
+    *len = o;
+    return out;
+}
+
 /* ---- putting it together -------------------------------------------------------------------- */
 
 static gpointer init_once(gpointer unused)
@@ -674,7 +744,8 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
     void *local = talloc_new(ctx);
     struct maildex__parsed_message *msg;
     GMimeMessage *message;
-    const char *why = NULL;
+    const char *why = NULL, *text;
+    size_t text_len;
     int rc = MAILDEX__PARSE_ERROR;
 
     *out = NULL;
@@ -686,8 +757,17 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
         set_error(ctx, error, "out of memory");
         goto done;
     }
-    message = construct_message(local, data ? data : "", data ? len : 0, &why);
-    if (!fill(msg, local, message, data ? data : "", data ? len : 0)) {
+    if (data == NULL) {
+        data = "";
+        len = 0;
+    }
+    text = data;
+    text_len = len;
+    if (needs_unix_line_ends(data, len))
+        text = unix_line_ends(local, data, len, &text_len);
+    message = text ? construct_message(local, text, text_len, &why) : NULL;
+    /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
+    if (text == NULL || !fill(msg, local, message, data, len)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }
