@@ -309,7 +309,7 @@ struct walk {
 static void add_type(struct walk *w, GMimeObject *part)
 {
     GMimeContentType *type = part ? g_mime_object_get_content_type(part) : NULL;
-    char *mime;
+    char *mime, *valid;
 
     if (type == NULL)
         return;
@@ -319,8 +319,15 @@ static void add_type(struct walk *w, GMimeObject *part)
     for (char *p = mime; *p; p++)
         if (*p >= 'A' && *p <= 'Z')
             *p = (char) (*p - 'A' + 'a');
-    buf_add_item(&w->types, mime, strlen(mime), ' ');
+    /* gmime keeps raw 8-bit bytes of a Content-Type ("text/\xf6"); the field must be UTF-8. */
+    valid = valid_utf8_copy(w->local, mime);
     g_free(mime);
+    if (valid == NULL) {
+        w->types.failed = true;
+        return;
+    }
+    buf_add_item(&w->types, valid, strlen(valid), ' ');
+    talloc_free(valid);
 }
 
 /* Charsets whose bytes are already UTF-8 when valid: most mail. */

@@ -702,6 +702,17 @@ TEST(mislabelled_text_part_indexed)
     done();
 }
 
+TEST(mime_type_8bit_is_valid_utf8)
+{
+    /* Found by fuzz-message: gmime keeps raw bytes in the type, and mime_types must be UTF-8. */
+    struct maildex__parsed_message *m;
+
+    m = parse_rc("Content-Type:/\xf6\x8b\x97\x97", 18, MAILDEX__PARSE_NOT_MAIL);
+    ASSERT(m != NULL);
+    ASSERT(g_utf8_validate(m->mime_types, -1, NULL));
+    done();
+}
+
 TEST(non_mail_file)
 {
     struct maildex__parsed_message *m = NULL;
@@ -1067,6 +1078,7 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(signed_and_encrypted_parts)
     TEST_ENTRY(attachment_text_not_in_body)
     TEST_ENTRY(mislabelled_text_part_indexed)
+    TEST_ENTRY(mime_type_8bit_is_valid_utf8)
     TEST_ENTRY(non_mail_file)
     TEST_ENTRY(single_message_mbox)
     TEST_ENTRY(nul_bytes_in_headers)
