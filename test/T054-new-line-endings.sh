@@ -48,7 +48,8 @@ test_expect_equal "$(maildex new 2>&1 | tail -n 1)" "Added 6 new messages to the
 
 for name in $NAMES; do
     test_begin_subtest "$name: headers are read"
-    output=$(maildex search --output=messages "subject:subj$name and from:alice-$name@example.org and date:2024-01-01" 2>&1)
+    query="subject:subj$name and from:alice-$name@example.org and date:2024-01-01"
+    output=$(maildex search --output=messages "$query" 2>&1)
     test_expect_equal "$output" "id:$name@line-ends"
 
     test_begin_subtest "$name: every body line is searchable"
