@@ -2,13 +2,13 @@
  *
  * The behaviour copies notmuch 0.37 where the index depends on it: headers are fetched the way
  * lib/message-file.c does (gmime's value, decoded once more with g_mime_utils_header_decode_text),
- * Message-IDs are parsed as lib/message-id.c does (but in linear time), the parent is chosen as
- * lib/add-message.cc does, and the MIME walk follows lib/index.cc's _index_mime_part. Every gmime
- * object is held by a talloc destructor so any exit path releases it. This file must keep no
- * mutable static state (it runs on several threads at once) and must stay linear in the input:
- * no step may rescan what it has already produced. */
+ * Message-IDs, references and the parent are read from them by message-id.c, and the MIME walk
+ * follows lib/index.cc's _index_mime_part. Every gmime object is held by a talloc destructor so any
+ * exit path releases it. This file must keep no mutable static state (it runs on several threads at
+ * once) and must stay linear in the input: no step may rescan what it has already produced. */
 #include "message-parse.h"
 #include "html-text.h"
+#include "message-id.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,11 +55,6 @@ static void *hold(void *ctx, void *object, void (*release)(void *))
 static void release_gobject(void *object)
 {
     g_object_unref(object);
-}
-
-static void release_hash(void *table)
-{
-    g_hash_table_unref(table);
 }
 
 static void *hold_gobject(void *ctx, void *object)
@@ -209,97 +204,6 @@ static void add_without_uuencode(struct buf *b, const char *p, size_t n)
     }
 }
 
-/* ---- Message-IDs (lib/message-id.c) ---------------------------------------------------------- */
-
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-/* Skips whitespace and (nested, backslash-escaped) RFC 822 comments. */
-static const char *skip_space_and_comments(const char *s)
-{
-    while (*s && (is_blank(*s) || *s == '(')) {
-        while (*s && is_blank(*s))
-            s++;
-        if (*s == '(') {
-            int nesting = 1;
-            s++;
-            while (*s && nesting) {
-                if (*s == '(')
-                    nesting++;
-                else if (*s == ')')
-                    nesting--;
-                else if (*s == '\\' && s[1])
-                    s++;
-                s++;
-            }
-        }
-    }
-    return s;
-}
-
-/* One id from a list such as References: notmuch's _notmuch_message_id_parse, quirks included
- * (a one-character id is rejected, an unterminated "<id" is accepted), but with spaces and tabs
- * removed in one pass. *next is left after the id; NULL when there is none. */
-static char *message_id_parse(void *ctx, const char *s, const char **next)
-{
-    const char *end;
-    char *result;
-    size_t n = 0;
-
-    s = skip_space_and_comments(s);
-    while (*s && *s != '<')
-        s++;
-    if (*s != '<') {
-        *next = s;
-        return NULL;
-    }
-    s = skip_space_and_comments(s + 1);
-    for (end = s; *end && *end != '>'; end++)
-        ;
-    *next = *end ? end + 1 : end;
-    if (end > s && *end == '>')
-        end--;
-    if (end <= s)
-        return NULL;
-    result = talloc_size(ctx, (size_t) (end - s) + 2);
-    if (result == NULL)
-        return NULL;
-    /* notmuch removes a blank with memmove and then steps past the byte that moved into its place,
-     * so of a run of k blanks k/2 survive ("<a  b>" is "a b"). Ids must match notmuch's exactly. */
-    for (const char *p = s; p <= end && *p; p++) {
-        if (*p != ' ' && *p != '\t') {
-            result[n++] = *p;
-        } else if (p + 1 <= end && p[1]) {
-            result[n++] = *++p;
-        }
-    }
-    result[n] = '\0';
-    return result;
-}
-
-/* notmuch's _notmuch_message_id_parse_strict: the whole value must be one "<id>" without blanks. */
-static char *message_id_parse_strict(void *ctx, const char *s)
-{
-    const char *end;
-
-    while (is_blank(*s))
-        s++;
-    if (*s != '<')
-        return NULL;
-    s++;
-    for (end = s; *end && *end != '>'; end++)
-        if (is_blank(*end))
-            return NULL;
-    if (*end != '>')
-        return NULL;
-    for (const char *rest = end + 1; *rest; rest++)
-        if (!is_blank(*rest))
-            return NULL;
-    return talloc_strndup(ctx, s, (size_t) (end - s));
-}
-
 /* ---- headers --------------------------------------------------------------------------------- */
 
 /* The first header `name` of obj, decoded as notmuch does (gmime's value, then decode_text), as
@@ -394,75 +298,6 @@ static int64_t parse_date(const char *date)
     return seconds < 0 ? 0 : seconds;
 }
 
-/* ---- references and parent (lib/add-message.cc) --------------------------------------------- */
-
-struct refs {
-    void *ctx;
-    GHashTable *seen;
-    char **list;
-    size_t count, cap;
-    bool failed;
-};
-
-static void refs_add(struct refs *r, char *id)
-{
-    if (r->failed || g_hash_table_contains(r->seen, id))
-        return;
-    if (r->count + 2 > r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 8;
-        char **grown = talloc_realloc(r->ctx, r->list, char *, cap);
-        if (grown == NULL) {
-            r->failed = true;
-            return;
-        }
-        r->list = grown;
-        r->cap = cap;
-    }
-    g_hash_table_add(r->seen, id);
-    r->list[r->count++] = id;
-    r->list[r->count] = NULL;
-}
-
-/* notmuch's parse_references: adds every id of `value` but self; returns the last one added. */
-static char *parse_references(struct refs *r, const char *self, const char *value)
-{
-    char *last = NULL;
-
-    if (value == NULL)
-        return NULL;
-    while (*value) {
-        char *id = message_id_parse(r->ctx, value, &value);
-        if (id && strcmp(id, self) != 0) {
-            refs_add(r, id);
-            last = id;
-        }
-    }
-    return last;
-}
-
-static bool set_references(struct maildex__parsed_message *msg, void *local, const char *references,
-                           const char *in_reply_to)
-{
-    struct refs r = {.ctx = msg};
-    char *strict = NULL, *last_ref, *last_irt;
-
-    r.seen = hold(local, g_hash_table_new(g_str_hash, g_str_equal), release_hash);
-    r.list = talloc_zero_array(msg, char *, 1);
-    if (r.seen == NULL || r.list == NULL)
-        return false;
-    r.cap = 1;
-    last_ref = parse_references(&r, msg->message_id, references);
-    if (in_reply_to)
-        strict = message_id_parse_strict(msg, in_reply_to);
-    /* notmuch would make the message its own parent here; a thread cannot hold that. */
-    if (strict && strcmp(strict, msg->message_id) == 0)
-        strict = NULL;
-    last_irt = parse_references(&r, msg->message_id, in_reply_to);
-    msg->references = r.list;
-    msg->parent_id = strict ? strict : last_ref ? last_ref : last_irt;
-    return !r.failed;
-}
-
 /* ---- the MIME walk (lib/index.cc _index_mime_part) ------------------------------------------ */
 
 struct walk {
@@ -474,7 +309,7 @@ struct walk {
 static void add_type(struct walk *w, GMimeObject *part)
 {
     GMimeContentType *type = part ? g_mime_object_get_content_type(part) : NULL;
-    char *mime;
+    char *mime, *valid;
 
     if (type == NULL)
         return;
@@ -484,8 +319,15 @@ static void add_type(struct walk *w, GMimeObject *part)
     for (char *p = mime; *p; p++)
         if (*p >= 'A' && *p <= 'Z')
             *p = (char) (*p - 'A' + 'a');
-    buf_add_item(&w->types, mime, strlen(mime), ' ');
+    /* gmime keeps raw 8-bit bytes of a Content-Type ("text/\xf6"); the field must be UTF-8. */
+    valid = valid_utf8_copy(w->local, mime);
     g_free(mime);
+    if (valid == NULL) {
+        w->types.failed = true;
+        return;
+    }
+    buf_add_item(&w->types, valid, strlen(valid), ' ');
+    talloc_free(valid);
 }
 
 /* Charsets whose bytes are already UTF-8 when valid: most mail. */
@@ -726,6 +568,76 @@ static bool walk_message(struct maildex__parsed_message *msg, void *local, GMime
     return msg->body && msg->attachment_names && msg->mime_types;
 }
 
+/* ---- line endings ---------------------------------------------------------------------------- */
+
+/* gmime 3 splits lines on LF (a CR before it is dropped), so in a file whose lines end in a bare CR
+ * (old Mac tools, a CR-only or mixed export) the header lines run together, and in one whose lines
+ * end in CR CR LF (a CRLF file converted once more) the line "\r" before the body is not empty and
+ * the body is read as headers. Such files get their line ends rewritten before gmime sees them; the
+ * file itself is never touched, and an ordinary file costs one pass over its header section. */
+
+/* Does the bare CR at p[i] end a header line? It does when a line can start after it: a CR (CR CR
+ * LF, or the empty line of a CR-only file), a blank (a folded line), a field name and its colon, or
+ * the end of the data. Otherwise it is a stray byte inside a value ("Subject: a\rb"), which gmime
+ * drops, as it always has. */
+static bool cr_ends_line(const char *p, size_t n, size_t i)
+{
+    size_t j = i + 1;
+
+    if (j == n || p[j] == '\r' || p[j] == ' ' || p[j] == '\t')
+        return true;
+    while (j < n && p[j] > ' ' && p[j] < 0x7f && p[j] != ':')
+        j++;
+    return j > i + 1 && j < n && p[j] == ':';
+}
+
+/* Does the header section (up to the first empty LF or CRLF line) end a line with a bare CR or with
+ * CR CR LF? */
+static bool needs_unix_line_ends(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n') && cr_ends_line(p, n, i))
+            return true;
+        if (p[i] == '\n') {
+            size_t j = i + 1 < n && p[i + 1] == '\r' ? i + 2 : i + 1;
+            if (j < n && p[j] == '\n')
+                return false;
+        }
+    }
+    return false;
+}
+
+/* A copy of p[0..n) under ctx with every line end written as LF: LF, CRLF and CR CR LF (any run of
+ * CRs before an LF) are one line end, and each CR of a run not followed by LF is one. */
+static char *unix_line_ends(void *ctx, const char *p, size_t n, size_t *len)
+{
+    char *out = talloc_size(ctx, n + 1);
+    size_t o = 0;
+
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        if (p[i] != '\r') {
+            out[o++] = p[i];
+            continue;
+        }
+        while (j < n && p[j] == '\r')
+            j++;
+        if (j < n && p[j] == '\n') {
+            out[o++] = '\n';
+        } else {
+            memset(out + o, '\n', j - i);
+            o += j - i;
+            j--;
+        }
+        i = j;
+    }
+    out[o] = '\0';
+    *len = o;
+    return out;
+}
+
 /* ---- putting it together -------------------------------------------------------------------- */
 
 static gpointer init_once(gpointer unused)
@@ -776,7 +688,7 @@ static bool set_message_id(struct maildex__parsed_message *msg, const char *head
 {
     if (!empty(header)) {
         const char *next;
-        msg->message_id = message_id_parse(msg, header, &next);
+        msg->message_id = maildex__message_id_parse(msg, header, &next);
         /* Not RFC-compliant, but better than no id at all (notmuch's words). */
         if (msg->message_id == NULL)
             msg->message_id = talloc_strdup(msg, header);
@@ -822,7 +734,8 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
     char *in_reply_to = obj ? get_header(local, obj, "In-Reply-To") : NULL;
 
     if (!set_headers(msg, obj) || !set_message_id(msg, id_header, data, len) ||
-        !set_references(msg, local, references, in_reply_to))
+        !maildex__references_parse(msg, msg->message_id, references, in_reply_to,
+                                   &msg->references, &msg->parent_id))
         return false;
     if (message)
         return walk_message(msg, local, message);
@@ -838,7 +751,8 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
     void *local = talloc_new(ctx);
     struct maildex__parsed_message *msg;
     GMimeMessage *message;
-    const char *why = NULL;
+    const char *why = NULL, *text;
+    size_t text_len;
     int rc = MAILDEX__PARSE_ERROR;
 
     *out = NULL;
@@ -850,8 +764,17 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
         set_error(ctx, error, "out of memory");
         goto done;
     }
-    message = construct_message(local, data ? data : "", data ? len : 0, &why);
-    if (!fill(msg, local, message, data ? data : "", data ? len : 0)) {
+    if (data == NULL) {
+        data = "";
+        len = 0;
+    }
+    text = data;
+    text_len = len;
+    if (needs_unix_line_ends(data, len))
+        text = unix_line_ends(local, data, len, &text_len);
+    message = text ? construct_message(local, text, text_len, &why) : NULL;
+    /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
+    if (text == NULL || !fill(msg, local, message, data, len)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }

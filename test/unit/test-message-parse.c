@@ -445,6 +445,139 @@ TEST(nul_bytes_and_crlf)
     done();
 }
 
+/* ---- line endings (doc/quirks.md) ---------------------------------------------------------- */
+
+/* The same message with `eol` after every header line, `sep` as the empty line before the body and
+ * `beol` after every body line; g_free the result. */
+static char *with_line_ends(const char *eol, const char *sep, const char *beol)
+{
+    return g_strconcat("From: Alice <alice@example.org>", eol, "To: bob@example.org", eol,
+                       "Subject: line ends", eol, "Message-ID: <eol@example.org>", eol,
+                       "Date: Mon, 1 Jan 2024 10:00:00 +0000", eol, sep, "walrus one", beol,
+                       "narwhal two", beol, NULL);
+}
+
+static void assert_line_ends_parsed(const char *eol, const char *sep, const char *beol)
+{
+    char *text = with_line_ends(eol, sep, beol);
+    struct maildex__parsed_message *m = parse(text);
+
+    g_free(text);
+    ASSERT_STR_EQ(m->from, "Alice <alice@example.org>");
+    ASSERT_STR_EQ(m->to, "bob@example.org");
+    ASSERT_STR_EQ(m->subject, "line ends");
+    ASSERT_STR_EQ(m->message_id, "eol@example.org");
+    ASSERT_EQ(m->date, 1704103200);
+    ASSERT_STR_EQ(m->body, "walrus one\nnarwhal two\n");
+    done();
+}
+
+TEST(line_ends_lf_and_crlf)
+{
+    assert_line_ends_parsed("\n", "\n", "\n");
+    assert_line_ends_parsed("\r\n", "\r\n", "\r\n");
+    /* An LF file whose empty line is CRLF: gmime copes alone. */
+    assert_line_ends_parsed("\n", "\r\n", "\n");
+}
+
+TEST(line_ends_cr_cr_lf)
+{
+    /* A CRLF file converted once more: gmime (and notmuch) read the headers but no body. */
+    assert_line_ends_parsed("\r\r\n", "\r\r\n", "\r\r\n");
+    /* Only the empty line converted twice. */
+    assert_line_ends_parsed("\r\n", "\r\r\n", "\r\n");
+}
+
+TEST(line_ends_cr_only)
+{
+    /* gmime (and notmuch) read one From header holding the whole file. */
+    assert_line_ends_parsed("\r", "\r", "\r");
+}
+
+TEST(line_ends_mixed)
+{
+    static const char text[] = "From: Alice <alice@example.org>\r\nTo: bob@example.org\n"
+                               "Subject: line ends\rMessage-ID: <eol@example.org>\r\n"
+                               "Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n\r\n"
+                               "walrus one\rnarwhal two\nokapi three\r\n";
+    struct maildex__parsed_message *m = parse(text);
+
+    /* Without the repair the Message-ID runs into the subject. */
+    ASSERT_STR_EQ(m->subject, "line ends");
+    ASSERT_STR_EQ(m->message_id, "eol@example.org");
+    ASSERT_STR_EQ(m->body, "walrus one\nnarwhal two\nokapi three\n");
+    done();
+}
+
+TEST(line_ends_cr_in_value_is_text)
+{
+    struct maildex__parsed_message *m;
+
+    /* A CR inside a value of an LF file ends no line: gmime drops it, as notmuch's does. */
+    m = parse("From: a@example.org\nSubject: one\rtwo three\nMessage-ID: <v@x>\n\nbody\rtext\n");
+    ASSERT_STR_EQ(m->subject, "onetwo three");
+    ASSERT_STR_EQ(m->message_id, "v@x");
+    ASSERT_STR_EQ(m->body, "body\rtext\n");
+    /* A CR before a folded line does end one. */
+    m = parse("From: a@example.org\nSubject: one\r two\rMessage-ID: <v@x>\n\nbody\n");
+    ASSERT_STR_EQ(m->subject, "one two");
+    ASSERT_STR_EQ(m->message_id, "v@x");
+    done();
+}
+
+TEST(line_ends_cr_only_multipart)
+{
+    static const char text[] =
+        "From: a@example.org\rSubject: parts\rMIME-Version: 1.0\r"
+        "Content-Type: multipart/mixed; boundary=\"B\"\r\r--B\rContent-Type: text/plain\r\r"
+        "first part\r--B\rContent-Type: text/plain\rContent-Disposition: attachment; "
+        "filename=\"a.txt\"\r\rattached\r--B--\r";
+    struct maildex__parsed_message *m = parse(text);
+
+    ASSERT_STR_EQ(m->body, "first part");
+    ASSERT_STR_EQ(m->attachment_names, "a.txt");
+    ASSERT_STR_EQ(m->mime_types, "multipart/mixed text/plain text/plain");
+    done();
+}
+
+TEST(line_ends_sha1_of_the_file_as_is)
+{
+    static const char text[] = "From: a@example.org\rSubject: no id\r\rbody\r";
+    struct maildex__parsed_message *m = parse(text);
+    char *sha1 = g_compute_checksum_for_string(G_CHECKSUM_SHA1, text, -1);
+    char *expected = g_strconcat("notmuch-sha1-", sha1, NULL);
+
+    ASSERT_STR_EQ(m->subject, "no id");
+    ASSERT_STR_EQ(m->message_id, expected);
+    g_free(sha1);
+    g_free(expected);
+    done();
+}
+
+TEST(line_ends_long_cr_runs_fast)
+{
+    size_t n = 4 * 1024 * 1024;
+    char *text = g_malloc(n + 64);
+    double start = now_seconds();
+    struct maildex__parsed_message *m;
+    size_t len;
+
+    /* Millions of bare CRs, in the header section and in the body, are each read once. */
+    len = (size_t) sprintf(text, "Subject: crs\r");
+    memset(text + len, '\r', n / 2);
+    len += n / 2;
+    len += (size_t) sprintf(text + len, "word");
+    memset(text + len, '\r', n / 2);
+    len += n / 2;
+    m = parse_rc(text, len, MAILDEX__PARSE_OK);
+    ASSERT_LT((int64_t) (now_seconds() - start), 15);
+    ASSERT(m != NULL);
+    ASSERT_STR_EQ(m->subject, "crs");
+    ASSERT(strstr(m->body, "word") != NULL);
+    g_free(text);
+    done();
+}
+
 TEST(html_body_entities_and_script)
 {
     struct maildex__parsed_message *m =
@@ -554,6 +687,31 @@ TEST(attachment_text_not_in_body)
 }
 
 /* ---- what is mail --------------------------------------------------------------------------- */
+
+TEST(mislabelled_text_part_indexed)
+{
+    /* notmuch indexes every leaf that is not an attachment; of a part not declared text/... we keep
+     * the UTF-8 text (doc/quirks.md) and leave out binary content. */
+    struct maildex__parsed_message *m =
+        parse("Subject: x\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
+              "Content-Type: application/octet-stream\n\nmislabelled words\n--b\n"
+              "Content-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\n"
+              "iVBORw0KGgoAAAANSUhEUgAAAAE=\n--b--\n");
+
+    ASSERT_STR_EQ(m->body, "mislabelled words");
+    done();
+}
+
+TEST(mime_type_8bit_is_valid_utf8)
+{
+    /* Found by fuzz-message: gmime keeps raw bytes in the type, and mime_types must be UTF-8. */
+    struct maildex__parsed_message *m;
+
+    m = parse_rc("Content-Type:/\xf6\x8b\x97\x97", 18, MAILDEX__PARSE_NOT_MAIL);
+    ASSERT(m != NULL);
+    ASSERT(g_utf8_validate(m->mime_types, -1, NULL));
+    done();
+}
 
 TEST(non_mail_file)
 {
@@ -905,12 +1063,22 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(invalid_utf8_dropped)
     TEST_ENTRY(undeclared_8bit_body_decoded)
     TEST_ENTRY(nul_bytes_and_crlf)
+    TEST_ENTRY(line_ends_lf_and_crlf)
+    TEST_ENTRY(line_ends_cr_cr_lf)
+    TEST_ENTRY(line_ends_cr_only)
+    TEST_ENTRY(line_ends_mixed)
+    TEST_ENTRY(line_ends_cr_in_value_is_text)
+    TEST_ENTRY(line_ends_cr_only_multipart)
+    TEST_ENTRY(line_ends_sha1_of_the_file_as_is)
+    TEST_ENTRY(line_ends_long_cr_runs_fast)
     TEST_ENTRY(html_body_entities_and_script)
     TEST_ENTRY(html_to_text_direct)
     TEST_ENTRY(uuencode_block_dropped)
     TEST_ENTRY(nested_message_rfc822)
     TEST_ENTRY(signed_and_encrypted_parts)
     TEST_ENTRY(attachment_text_not_in_body)
+    TEST_ENTRY(mislabelled_text_part_indexed)
+    TEST_ENTRY(mime_type_8bit_is_valid_utf8)
     TEST_ENTRY(non_mail_file)
     TEST_ENTRY(single_message_mbox)
     TEST_ENTRY(nul_bytes_in_headers)

@@ -1,0 +1,87 @@
+/* Fuzzes the query parser (lib/query-parse.c) with the input as query text, up to its first NUL, and
+ * with a few named queries defined (one cyclic, one broken), so query: expansion is reached. Every date:
+ * value of a tree that parses goes on to the date-range parser, as the planner hands it. Checked: the
+ * result or the error is set as query.h says, and the tree keeps its shape (operators with enough
+ * children, values never NULL, depth within MAILDEX__QUERY_MAX_DEPTH). */
+#include "fuzz.h"
+
+#include "../../lib/parse-time.h"
+#include "../../lib/query.h"
+
+#include <string.h>
+#include <talloc.h>
+
+static const char *lookup(void *data, const char *name)
+{
+    (void) data;
+    if (strcmp(name, "inbox") == 0)
+        return "tag:inbox and not tag:spam";
+    if (strcmp(name, "a") == 0)
+        return "from:alice or query:b";
+    if (strcmp(name, "b") == 0)
+        return "query:a";
+    if (strcmp(name, "broken") == 0)
+        return "tag:x and (";
+    return NULL;
+}
+
+/* Checks n's shape; returns its depth. */
+static int check_tree(const struct maildex__qnode *n)
+{
+    int deepest = 0;
+
+    FUZZ_CHECK(n != NULL);
+    switch (n->kind) {
+    case MAILDEX__Q_AND:
+    case MAILDEX__Q_OR:
+    case MAILDEX__Q_XOR:
+        FUZZ_CHECK(n->nchildren >= 2);
+        break;
+    case MAILDEX__Q_NOT:
+    case MAILDEX__Q_THREAD:
+        FUZZ_CHECK(n->nchildren == 1);
+        break;
+    case MAILDEX__Q_TERM:
+        FUZZ_CHECK(n->value != NULL && n->nchildren == 0);
+        break;
+    case MAILDEX__Q_ALL:
+    case MAILDEX__Q_NONE:
+        FUZZ_CHECK(n->nchildren == 0);
+        break;
+    }
+    for (size_t i = 0; i < n->nchildren; i++) {
+        int d = check_tree(n->children[i]);
+        deepest = d > deepest ? d : deepest;
+    }
+    if (n->kind == MAILDEX__Q_TERM && n->field == MAILDEX__QF_DATE) {
+        int64_t from, to;
+        const char *message;
+        int r = maildex__parse_date_range(n->value, (time_t) 1705322096, &from, &to, &message);
+        FUZZ_CHECK(r == 0 ? message == NULL : message != NULL);
+    }
+    return deepest + 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const struct maildex__query_options options = {lookup, NULL};
+    void *ctx = talloc_new(NULL);
+    char *text = talloc_strndup(ctx, (const char *) data, size);
+    struct maildex__qnode *tree = (struct maildex__qnode *) 1;
+    char *error = (char *) 1;
+    int rc;
+
+    FUZZ_CHECK(text != NULL);
+    rc = maildex__query_parse(ctx, text, &options, &tree, &error);
+    if (rc == MAILDEX__QUERY_OK) {
+        FUZZ_CHECK(error == NULL);
+        /* "About this deep" (query.h): a nesting may add a node or two, so the bound is loose. */
+        FUZZ_CHECK(check_tree(tree) <= 2 * MAILDEX__QUERY_MAX_DEPTH + 8);
+        FUZZ_CHECK(maildex__qnode_to_string(ctx, tree) != NULL);
+    } else {
+        FUZZ_CHECK(rc == MAILDEX__QUERY_BAD);
+        FUZZ_CHECK(tree == NULL && error != NULL && error != (char *) 1 && error[0] != '\0');
+    }
+    talloc_free(ctx);
+    return 0;
+}
