@@ -17,6 +17,7 @@
  * give. */
 #include "fts-tokenizer.h"
 
+#include <glib.h>
 #include <libstemmer.h>
 #include <stdint.h>
 #include <string.h>
@@ -489,6 +490,21 @@ static const char *quote(void *ctx, const char *text, int stemmed, const char *t
     strcpy(p, tail);
     talloc_set_name_const(out, "fts match string");
     return out;
+}
+
+char *maildex__fts_fold(const char *text)
+{
+    char *lower = g_utf8_strdown(text, -1), *nfd = g_utf8_normalize(lower, -1, G_NORMALIZE_NFD);
+    GString *out = g_string_new(NULL);
+
+    for (const char *s = nfd ? nfd : ""; *s; s = g_utf8_next_char(s)) {
+        gunichar c = g_utf8_get_char(s);
+        if (g_unichar_type(c) != G_UNICODE_NON_SPACING_MARK)
+            g_string_append_unichar(out, c);
+    }
+    g_free(nfd);
+    g_free(lower);
+    return g_string_free(out, FALSE);
 }
 
 const char *maildex__fts_match_quote(void *ctx, const char *text)

@@ -76,6 +76,10 @@ struct maildex__fts_tokens *maildex__fts_record(void *ctx, struct maildex__fts_r
 void maildex__fts_replay_set(struct maildex__fts_shared *shared,
                              struct maildex__fts_tokens *const *tokens, int count);
 
+/* text as the index holds its words, for looking them up in the word list: lower case, accents
+ * removed (what unicode61 with remove_diacritics does). g_malloc'd; free with g_free. */
+char *maildex__fts_fold(const char *text);
+
 /* Returns text as an FTS5 string literal: wrapped in double quotes, each '"' doubled, and any "\x01" byte
  * replaced by a space so that user text can never ask for stemming (unicode61 treats both as separators).
  * FTS5 tokenizes the literal as one word, or as a phrase when it holds several words. The result is

@@ -77,20 +77,14 @@ static bool fts_stemmed(const struct maildex__qnode *n)
  * is not a letter or digit (unicode61's rule). */
 static char **index_words(const char *value)
 {
-    char *lower = g_utf8_strdown(value, -1);
-    char *folded = g_utf8_normalize(lower, -1, G_NORMALIZE_NFD);
-    GString *plain = g_string_new(NULL);
+    char *folded = maildex__fts_fold(value);
     char **words;
 
-    for (const char *s = folded ? folded : ""; *s; s = g_utf8_next_char(s)) {
-        gunichar c = g_utf8_get_char(s);
-        if (g_unichar_type(c) != G_UNICODE_NON_SPACING_MARK)
-            g_string_append_unichar(plain, g_unichar_isalnum(c) ? c : ' ');
-    }
-    words = g_strsplit(plain->str, " ", -1);
-    g_string_free(plain, TRUE);
+    for (char *s = folded; *s; s = g_utf8_next_char(s))
+        if (!g_unichar_isalnum(g_utf8_get_char(s)))
+            memset(s, ' ', (size_t) (g_utf8_next_char(s) - s));
+    words = g_strsplit(folded, " ", -1);
     g_free(folded);
-    g_free(lower);
     return words;
 }
 
