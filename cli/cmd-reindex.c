@@ -11,7 +11,9 @@ int cmd_reindex(struct cli *cli, int argc, char **argv)
         {OPT_STRING, "decrypt", &decrypt, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
-    int first = cli_start(cli, argc, argv, opts);
+    maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q = NULL;
+    int first = cli_start(cli, argc, argv, opts), rc;
     char *query;
 
     if (first < 0)
@@ -19,7 +21,11 @@ int cmd_reindex(struct cli *cli, int argc, char **argv)
     query = cli_query_string(cli->ctx, argc - first, argv + first);
     if (query == NULL || *query == '\0')
         return cli_error(cli, "requires at least one search term");
-    if (maildex_reindex(cli->db, query, NULL) != MAILDEX_STATUS_OK)
+    /* Excluded messages are re-indexed too, as notmuch does; query:NAME works as in search. */
+    qopts.exclude = MAILDEX_EXCLUDE_FALSE;
+    if ((rc = cli_query_create(cli, query, &qopts, &q)) != 0)
+        return rc;
+    if (maildex_reindex(q, NULL) != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     return EXIT_SUCCESS;
 }

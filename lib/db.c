@@ -6,7 +6,7 @@
 #include "fts-tokenizer.h"
 #include "query-sets.h"
 #include "regexp.h"
-#include "tags.h"
+#include "message-tags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,20 +23,44 @@
 /* A wait longer than this is told to the host (maildex_db_set_waiting). */
 #define MAILDEX_BUSY_TELL_MS 500
 
-static int db_destructor(maildex_db_t *db)
+/* Frees everything below db and closes SQLite. Returns false when SQLite refused to close (an
+ * unfinalized statement: a bug), after closing it anyway so that the connection does not leak. */
+static bool close_connection(maildex_db_t *db)
 {
+    int rc = SQLITE_OK;
+
     /* talloc runs a parent's destructor before freeing its children: free them first, so that their
      * own destructors (one-off statements, query iterators) finalize before SQLite closes. */
     talloc_free_children(db);
     maildex__tags_free(db);
     maildex__stmt_finalize_all(db);
     if (db->sql) {
-        int rc = sqlite3_close(db->sql);
-        if (rc != SQLITE_OK) /* an unfinalized statement: a bug; do not leak the connection */
+        rc = sqlite3_close(db->sql);
+        if (rc != SQLITE_OK)
             sqlite3_close_v2(db->sql);
         db->sql = NULL;
     }
+    return rc == SQLITE_OK;
+}
+
+static int db_destructor(maildex_db_t *db)
+{
+    close_connection(db);
     return 0;
+}
+
+/* The caller's copy of an open error: malloc'd, as maildex.h promises (free it with free()). */
+static char *open_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *open_error(const char *fmt, ...)
+{
+    va_list ap;
+    char *msg = NULL;
+
+    va_start(ap, fmt);
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    va_end(ap);
+    return msg;
 }
 
 maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const char *fmt, ...)
@@ -179,6 +203,24 @@ maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, in
     return lookup_first(db, stmt, value);
 }
 
+maildex_status_t maildex__find_or_create(maildex_db_t *db, maildex__stmt_id_t find,
+                                         maildex__stmt_id_t create, const char *text, int64_t *id)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__lookup_id(db, find, text, id);
+
+    if (st != MAILDEX_STATUS_OK || *id != 0)
+        return st;
+    st = maildex__stmt(db, create, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, text, -1, SQLITE_STATIC);
+    st = maildex__step_done(db, stmt, "cannot create a row");
+    if (st == MAILDEX_STATUS_OK)
+        *id = sqlite3_last_insert_rowid(db->sql);
+    return st;
+}
+
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql)
 {
     int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
@@ -193,7 +235,7 @@ static maildex_status_t create_private_file(const char *path, char **error_messa
 
     if (fd < 0) {
         if (error_message)
-            *error_message = g_strdup_printf("cannot create database '%s': %s", path,
+            *error_message = open_error("cannot create database '%s': %s", path,
                                              strerror(errno));
         return errno == ENOENT ? MAILDEX_STATUS_FILE_NOT_FOUND : MAILDEX_STATUS_IO_ERROR;
     }
@@ -387,7 +429,7 @@ maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, mai
 
     if (st != MAILDEX_STATUS_OK && mode == MAILDEX_DB_READ_ONLY && needs_repair(extended_rc)) {
         if (error_message) {
-            g_free(*error_message);
+            free(*error_message);
             *error_message = NULL;
         }
         repair_interrupted_write(db_path);
@@ -412,7 +454,7 @@ static maildex_status_t open_once(const char *db_path, const char *mail_root, ma
     if (stat(db_path, &sb) != 0) {
         if (mode != MAILDEX_DB_CREATE) {
             if (error_message)
-                *error_message = g_strdup_printf("cannot open database '%s': %s", db_path,
+                *error_message = open_error("cannot open database '%s': %s", db_path,
                                                  strerror(errno));
             return errno == ENOENT ? MAILDEX_STATUS_FILE_NOT_FOUND : MAILDEX_STATUS_IO_ERROR;
         }
@@ -452,7 +494,7 @@ done:
         if (db && db->sql)
             *extended_rc = sqlite3_extended_errcode(db->sql);
         if (error_message && db && db->errmsg)
-            *error_message = g_strdup_printf("%s%s", db->errmsg[0] ? "" : "cannot open database: ",
+            *error_message = open_error("%s%s", db->errmsg[0] ? "" : "cannot open database: ",
                                              db->errmsg[0] ? db->errmsg
                                                            : maildex_status_to_string(st));
         talloc_free(db);
@@ -464,9 +506,13 @@ done:
 
 maildex_status_t maildex_db_close(maildex_db_t *db)
 {
-    if (db)
-        talloc_free(db);
-    return MAILDEX_STATUS_OK;
+    bool closed;
+
+    if (db == NULL)
+        return MAILDEX_STATUS_OK;
+    closed = close_connection(db);
+    talloc_free(db);
+    return closed ? MAILDEX_STATUS_OK : MAILDEX_STATUS_DATABASE_ERROR;
 }
 
 const char *maildex_db_errmsg(maildex_db_t *db)
@@ -535,6 +581,13 @@ maildex_status_t maildex__commit(maildex_db_t *db)
         maildex__rollback(db);
     }
     return st;
+}
+
+maildex_status_t maildex__commit_and_begin(maildex_db_t *db)
+{
+    maildex_status_t st = maildex__commit(db);
+
+    return st == MAILDEX_STATUS_OK ? maildex__begin(db) : st;
 }
 
 void maildex__rollback(maildex_db_t *db)

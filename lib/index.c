@@ -87,28 +87,13 @@ static void warning(struct run *r, const char *path, const char *reason)
 static maildex_status_t folder_id(maildex_db_t *db, const char *dir_path, int64_t *id)
 {
     char *folder = talloc_size(NULL, strlen(dir_path) + 1);
-    sqlite3_stmt *stmt;
-    bool row;
-    maildex_status_t st = folder ? maildex__stmt(db, MAILDEX__STMT_FOLDER_FIND, &stmt)
-                                 : MAILDEX_STATUS_NO_MEMORY;
+    maildex_status_t st = MAILDEX_STATUS_NO_MEMORY;
 
-    if (st)
-        goto done;
-    maildex__maildir_folder(dir_path, folder);
-    sqlite3_bind_text(stmt, 1, folder, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot read folders");
-    if (st == MAILDEX_STATUS_OK && row)
-        *id = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    if (st || row)
-        goto done;
-    st = maildex__stmt(db, MAILDEX__STMT_FOLDER_INSERT, &stmt);
-    if (st)
-        goto done;
-    sqlite3_bind_text(stmt, 1, folder, -1, SQLITE_STATIC);
-    st = maildex__step_done(db, stmt, "cannot record a folder");
-    *id = sqlite3_last_insert_rowid(db->sql);
-done:
+    if (folder) {
+        maildex__maildir_folder(dir_path, folder);
+        st = maildex__find_or_create(db, MAILDEX__STMT_FOLDER_FIND, MAILDEX__STMT_FOLDER_INSERT, folder,
+                                     id);
+    }
     talloc_free(folder);
     return st;
 }
@@ -212,14 +197,13 @@ static void parse_work(void *data, void *user)
     parse_file(data);
 }
 
-static maildex_status_t commit_batch(struct run *r, bool reopen)
+/* Ends the batch in hand once it holds BATCH_FILES files, and begins the next. */
+static void batch_grew(struct run *r)
 {
-    maildex_status_t st = maildex__commit(r->db);
-
-    r->in_batch = 0;
-    if (st == MAILDEX_STATUS_OK && reopen)
-        st = maildex__begin(r->db);
-    return st;
+    if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK) {
+        r->in_batch = 0;
+        r->st = maildex__commit_and_begin(r->db);
+    }
 }
 
 static void count_file_done(struct run *r, const char *path)
@@ -227,8 +211,7 @@ static void count_file_done(struct run *r, const char *path)
     r->done++;
     if (r->opts->progress)
         r->opts->progress(r->opts->data, r->stats, r->done, r->stats->files_found, path);
-    if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK)
-        r->st = commit_batch(r, true);
+    batch_grew(r);
 }
 
 static void apply(struct run *r, struct job *job)
@@ -307,7 +290,7 @@ static bool try_rename(struct run *r, struct maildex__scan_dir *d, const char *n
 static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
 {
     struct job *job;
-    char *path = maildex__scan_full_path(NULL, r->db->mail_root, d->path, name);
+    char *path = maildex__path_join(NULL, r->db->mail_root, d->path, name);
 
     if (path == NULL) {
         r->st = MAILDEX_STATUS_NO_MEMORY;
@@ -341,13 +324,12 @@ static void submit(struct run *r, struct maildex__scan_dir *d, const char *name)
 /* notmuch's order: depth first, a directory's subdirectories (by name) before its own files. Which
  * copy of a duplicate comes first decides the message's date, subject and author, so the order is
  * notmuch's, not the walk's breadth-first one. */
-static GPtrArray *dirs_for_sort;
-
-static gint compare_dir_indices(gconstpointer a, gconstpointer b)
+static gint compare_dir_indices(gconstpointer a, gconstpointer b, gpointer data)
 {
-    const struct maildex__scan_dir *da = dirs_for_sort->pdata[*(const guint *) a];
-    const struct maildex__scan_dir *db = dirs_for_sort->pdata[*(const guint *) b];
-    const struct maildex__scan_dir *parent = dirs_for_sort->pdata[da->parent];
+    const GPtrArray *dirs = data;
+    const struct maildex__scan_dir *da = dirs->pdata[*(const guint *) a];
+    const struct maildex__scan_dir *db = dirs->pdata[*(const guint *) b];
+    const struct maildex__scan_dir *parent = dirs->pdata[da->parent];
 
     /* Siblings in notmuch's order: inode order under a directory new to the database. */
     if (parent->was_new && da->ino != db->ino)
@@ -367,10 +349,9 @@ static GPtrArray *processing_order(GPtrArray *dirs)
             children[d->parent] = g_array_new(FALSE, FALSE, sizeof(guint));
         g_array_append_val(children[d->parent], i);
     }
-    dirs_for_sort = dirs; /* the writer thread is the only caller */
     for (guint i = 0; i < dirs->len; i++)
         if (children[i])
-            g_array_sort(children[i], compare_dir_indices);
+            g_array_sort_with_data(children[i], compare_dir_indices, dirs);
     if (dirs->len) {
         guint64 root = 0;
         g_array_append_val(stack, root);
@@ -480,8 +461,7 @@ static void remove_files(struct run *r)
         if (rm->done)
             continue;
         remove_one(r, rm);
-        if (++r->in_batch >= BATCH_FILES && r->st == MAILDEX_STATUS_OK)
-            r->st = commit_batch(r, true);
+        batch_grew(r);
     }
     /* Children before parents; a directory that still holds a file (a held removal) or a
      * subdirectory keeps its row, and the next run finds it gone again. */
@@ -579,7 +559,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
         record_mtimes(&r);
     if (r.st == MAILDEX_STATUS_OK)
-        r.st = commit_batch(&r, false);
+        r.st = maildex__commit(db);
     else
         maildex__rollback(db);
     /* Leave an empty WAL behind: every later reader (each search is a new process) would otherwise

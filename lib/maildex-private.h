@@ -22,7 +22,7 @@ struct maildex_db {
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */
     int64_t revision;                     /* ... to this value */
-    void *tag_ids;                        /* GHashTable name -> id (tags.c) */
+    void *tag_ids;                        /* GHashTable name -> id (message-tags.c) */
     void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
     struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
     int64_t message_delta;                /* messages added minus removed in this transaction */
@@ -102,6 +102,15 @@ maildex_status_t maildex__lookup_id(maildex_db_t *db, maildex__stmt_id_t id, con
  * row, or to 0 when there is none. */
 maildex_status_t maildex__lookup_int(maildex_db_t *db, maildex__stmt_id_t id, int64_t key,
                                      int64_t *value);
+
+/* Sets *id to the row a cached look-up (text bound to ?1, id in column 0) finds, inserting it with a
+ * cached insert (text bound to ?1) first when there is none: tags and folders. */
+maildex_status_t maildex__find_or_create(maildex_db_t *db, maildex__stmt_id_t find,
+                                         maildex__stmt_id_t create, const char *text, int64_t *id);
+
+/* Commits the write transaction and begins the next one: how a long write (new, tag, reindex) ends
+ * a batch, so that its dirty pages and other writers' waits stay bounded. */
+maildex_status_t maildex__commit_and_begin(maildex_db_t *db);
 
 /* The revision this write transaction stamps on what it changes (bumping meta.revision on the
  * first call in a transaction). */

@@ -172,12 +172,7 @@ typedef struct {
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
 
-/* Re-parses a file of every message matching query (notmuch's query language; exclude tags do not
- * apply) and re-indexes it: text, headers, date, thread links and the "attachment" tag; every other
- * tag is kept. A message none of whose files can be read is left as it was. Sets *reindexed (may be
- * NULL) to the number of messages re-indexed. Returns MAILDEX_STATUS_OK, QUERY_SYNTAX, READ_ONLY or a
- * database error; the message is on db. */
-maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *reindexed);
+
 
 /* ---- queries ---------------------------------------------------------------------------------------- */
 
@@ -230,8 +225,12 @@ typedef struct {
     int64_t now; /* "now" for relative dates (seconds since the epoch); 0 for the current time */
 } maildex_query_options_t;
 
+/* The defaults: newest first, exclusions on (but no exclude tags), no offset, no limit. */
 #define MAILDEX_QUERY_OPTIONS_INIT                                                                \
-    { MAILDEX_SORT_NEWEST_FIRST, MAILDEX_EXCLUDE_TRUE, NULL, 0, -1, NULL, NULL, 0 }
+    {                                                                                             \
+        .sort = MAILDEX_SORT_NEWEST_FIRST, .exclude = MAILDEX_EXCLUDE_TRUE, .exclude_tags = NULL, \
+        .offset = 0, .limit = -1, .lookup = NULL, .lookup_data = NULL, .now = 0                  \
+    }
 
 /* Parses and plans text. opts may be NULL (the defaults above). Returns MAILDEX_STATUS_OK and sets
  * *out, or sets *out to NULL and returns MAILDEX_STATUS_QUERY_SYNTAX (maildex_db_errmsg(db) says
@@ -339,6 +338,15 @@ enum {
  * error; the message is on the database handle. */
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed);
+
+/* notmuch's `reindex`: re-parses a file of every message q matches (create q with
+ * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does) and re-indexes it: text,
+ * headers, date, thread links and the "attachment", "signed" and "encrypted" tags; every other tag
+ * is kept. A message none of whose files can be read is left as it was. Waits for another indexer
+ * (`new`, `reindex`) to finish first. Sets *reindexed (may be NULL) to the number of messages
+ * re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY or a database error; the message is on the
+ * database handle. */
+maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with

@@ -81,3 +81,11 @@ char *maildex__maildir_retag(void *ctx, const char *name, bool in_new, const cha
     return talloc_asprintf(ctx, "%.*s:2,%s", (int) (info ? (size_t) (info - name) : strlen(name)), name,
                            flags);
 }
+
+char *maildex__path_join(void *ctx, const char *root, const char *dir, const char *name)
+{
+    if (dir[0] == '\0')
+        return name ? talloc_asprintf(ctx, "%s/%s", root, name) : talloc_strdup(ctx, root);
+    return name ? talloc_asprintf(ctx, "%s/%s/%s", root, dir, name)
+                : talloc_asprintf(ctx, "%s/%s", root, dir);
+}

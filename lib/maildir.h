@@ -1,6 +1,7 @@
 /* maildir.h: Maildir file-name rules, notmuch's way: the unique part of a name, the ":2," info, which
- * directories count as a Maildir's cur/ and new/, and the flag <-> tag table (D draft, F flagged,
- * P passed, R replied, S = no unread). Pure string functions: no I/O, no database. */
+ * directories count as a Maildir's cur/ and new/, the flag <-> tag table (D draft, F flagged,
+ * P passed, R replied, S = no unread), and how a file's path is made from the mail root, its
+ * directory (relative, "" for the root) and its name. Pure string functions: no I/O, no database. */
 #ifndef MAILDEX_MAILDIR_H
 #define MAILDEX_MAILDIR_H
 
@@ -14,6 +15,10 @@ struct maildex__flag_tag {
 };
 extern const struct maildex__flag_tag maildex__flag_tags[];
 extern const size_t maildex__flag_tag_count;
+
+/* "root/dir/name" ("root/name" when dir is "", and without "/name" when name is NULL), talloc'd on
+ * ctx: the one way a path in the mail store is put together. */
+char *maildex__path_join(void *ctx, const char *root, const char *dir, const char *name);
 
 /* Length of the unique part of a Maildir file name: everything before the first ':' (mbsync and
  * the Maildir spec put the info after it). */

@@ -81,38 +81,26 @@ const char *maildex__plan_in_list(struct maildex__planner *p, const struct maild
     return list;
 }
 
-static int64_t lookup_done(struct maildex__planner *p, sqlite3_stmt *stmt, int64_t dflt)
-{
-    bool row;
-    int64_t v = dflt;
-
-    p->st = maildex__step_row(p->db, stmt, &row, "cannot plan the query");
-    if (p->st == MAILDEX_STATUS_OK && row && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-        v = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return v;
-}
-
+/* The cached look-ups of db.c, with p's sticky status; a missing row or a 0 is dflt (ids and sizes
+ * the planner looks up are never 0 where dflt matters). */
 int64_t maildex__plan_lookup(struct maildex__planner *p, maildex__stmt_id_t id, const char *text,
                              int64_t dflt)
 {
-    sqlite3_stmt *stmt;
+    int64_t v = 0;
 
-    if (p->st != MAILDEX_STATUS_OK || (p->st = maildex__stmt(p->db, id, &stmt)) != MAILDEX_STATUS_OK)
-        return dflt;
-    sqlite3_bind_text(stmt, 1, text, -1, SQLITE_STATIC);
-    return lookup_done(p, stmt, dflt);
+    if (p->st == MAILDEX_STATUS_OK)
+        p->st = maildex__lookup_id(p->db, id, text, &v);
+    return v != 0 ? v : dflt;
 }
 
 int64_t maildex__plan_lookup_int(struct maildex__planner *p, maildex__stmt_id_t id, int64_t key,
                                  int64_t dflt)
 {
-    sqlite3_stmt *stmt;
+    int64_t v = 0;
 
-    if (p->st != MAILDEX_STATUS_OK || (p->st = maildex__stmt(p->db, id, &stmt)) != MAILDEX_STATUS_OK)
-        return dflt;
-    sqlite3_bind_int64(stmt, 1, key);
-    return lookup_done(p, stmt, dflt);
+    if (p->st == MAILDEX_STATUS_OK)
+        p->st = maildex__lookup_int(p->db, id, key, &v);
+    return v != 0 ? v : dflt;
 }
 
 int64_t maildex__plan_node_id(struct maildex__planner *p, const struct maildex__qnode *n,

@@ -3,6 +3,7 @@
  * batched transactions; re-indexing never reads the whole store. */
 #include "maildex-private.h"
 
+#include "maildir.h"
 #include "message-parse.h"
 #include "mime.h"
 #include "store.h"
@@ -11,21 +12,17 @@
 
 #define BATCH 500
 
-static maildex_status_t collect_ids(maildex_db_t *db, const char *query, GPtrArray *ids)
+/* The Message-IDs q matches: keys may change as messages are re-indexed (a new date moves a
+ * message to a new key), ids do not. */
+static maildex_status_t collect_ids(maildex_query_t *q, GPtrArray *ids)
 {
-    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
-    maildex_query_t *q = NULL;
     maildex_messages_t *it = NULL;
     maildex_message_t *m = NULL;
-    maildex_status_t st;
+    maildex_status_t st = maildex_query_search_messages(q, &it);
 
-    opts.exclude = MAILDEX_EXCLUDE_FALSE;
-    st = maildex_query_create(db, query, &opts, &q);
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex_query_search_messages(q, &it);
     while (st == MAILDEX_STATUS_OK && (st = maildex_messages_next(it, &m)) == 0 && m)
         g_ptr_array_add(ids, g_strdup(maildex_message_id(m)));
-    maildex_query_destroy(q);
+    maildex_messages_destroy(it);
     return st;
 }
 
@@ -43,8 +40,8 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
         return st;
     sqlite3_bind_int64(stmt, 1, key);
     while (*out == NULL && (st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 && row) {
-        const char *rel = (const char *) sqlite3_column_text(stmt, 0);
-        char *path = talloc_asprintf(ctx, "%s/%s", db->mail_root, rel);
+        char *path = maildex__path_join(ctx, db->mail_root, (const char *) sqlite3_column_text(stmt, 0),
+                                        (const char *) sqlite3_column_text(stmt, 1));
         struct maildex__parsed_message *m = NULL;
         if (mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
@@ -53,8 +50,9 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
     return st;
 }
 
-maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *reindexed)
+maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
 {
+    maildex_db_t *db = maildex__query_db(q);
     GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
     const struct maildex__mime_ops *mime = NULL;
     struct maildex__writer_lock *lock = NULL;
@@ -63,7 +61,7 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
     uint64_t done = 0;
 
     if (st == MAILDEX_STATUS_OK)
-        st = collect_ids(db, query, ids);
+        st = collect_ids(q, ids);
     if (st == MAILDEX_STATUS_OK && ids->len)
         st = maildex__mime(db, &mime);
     if (st == MAILDEX_STATUS_OK)
@@ -80,11 +78,8 @@ maildex_status_t maildex_reindex(maildex_db_t *db, const char *query, uint64_t *
             done++;
         }
         talloc_free(local);
-        if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0) {
-            st = maildex__commit(db);
-            if (st == MAILDEX_STATUS_OK)
-                st = maildex__begin(db);
-        }
+        if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0)
+            st = maildex__commit_and_begin(db);
     }
     if (st == MAILDEX_STATUS_OK)
         st = maildex__commit(db);

@@ -21,19 +21,11 @@ struct walk {
     maildex_status_t st;
 };
 
-char *maildex__scan_full_path(void *ctx, const char *root, const char *dir, const char *name)
-{
-    if (dir[0] == '\0')
-        return name ? talloc_asprintf(ctx, "%s/%s", root, name) : talloc_strdup(ctx, root);
-    return name ? talloc_asprintf(ctx, "%s/%s/%s", root, dir, name)
-                : talloc_asprintf(ctx, "%s/%s", root, dir);
-}
-
 static void warn(struct walk *w, const char *dir, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void warn(struct walk *w, const char *dir, const char *name, const char *fmt, ...)
 {
-    char *path = maildex__scan_full_path(NULL, w->db->mail_root, dir, name);
+    char *path = maildex__path_join(NULL, w->db->mail_root, dir, name);
     char *reason;
     va_list ap;
 
@@ -182,16 +174,9 @@ static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t f
 {
     struct maildex__scan_removal r = {file_id, dir, g_string_chunk_insert(w->scan->names, name), 0,
                                       false};
-    sqlite3_stmt *stmt;
-    bool row;
 
-    if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_FILE_SIZE, &stmt)))
+    if (w->st || (w->st = maildex__lookup_int(w->db, MAILDEX__STMT_FILE_SIZE, file_id, &r.size)))
         return;
-    sqlite3_bind_int64(stmt, 1, file_id);
-    w->st = maildex__step_row(w->db, stmt, &row, "cannot read a file's size");
-    if (w->st == MAILDEX_STATUS_OK && row)
-        r.size = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
     g_array_append_val(w->scan->removals, r);
 }
 
@@ -438,7 +423,7 @@ static void stat_failed(struct walk *w, int64_t index, int err)
     d->unreadable = true;
     if (parent->unreadable)
         return;
-    parent_abs = maildex__scan_full_path(NULL, w->db->mail_root, parent->path, NULL);
+    parent_abs = maildex__path_join(NULL, w->db->mail_root, parent->path, NULL);
     fd = parent_abs ? open(parent_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (fd >= 0)
         close(fd);
@@ -452,7 +437,7 @@ static void stat_failed(struct walk *w, int64_t index, int err)
 static void walk_one(struct walk *w, int64_t index)
 {
     struct maildex__scan_dir *d = w->scan->dirs->pdata[index];
-    char *abs = maildex__scan_full_path(NULL, w->db->mail_root, d->path, NULL);
+    char *abs = maildex__path_join(NULL, w->db->mail_root, d->path, NULL);
     struct stat sb;
     int64_t db_mtime;
     char loop_key[64];
@@ -540,7 +525,7 @@ void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_roo
                           const struct maildex__scan_dir *dir, GStringChunk *chunk,
                           GPtrArray *names)
 {
-    char *abs = maildex__scan_full_path(NULL, mail_root, dir->path, NULL);
+    char *abs = maildex__path_join(NULL, mail_root, dir->path, NULL);
     DIR *dh = abs ? opendir(abs) : NULL;
     GArray *found = g_array_new(FALSE, FALSE, sizeof(struct named_inode));
     struct dirent *de;

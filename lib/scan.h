@@ -73,7 +73,4 @@ void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_roo
                           const struct maildex__scan_dir *dir, GStringChunk *chunk,
                           GPtrArray *names);
 
-/* "root/path/name" for a directory path and a name; talloc'd on ctx. */
-char *maildex__scan_full_path(void *ctx, const char *root, const char *dir, const char *name);
-
 #endif

@@ -4,6 +4,7 @@
  * search-threads.c's. It must not build SQL from user text, print, or read config. */
 #include "search.h"
 
+#include "maildir.h"
 #include "query.h"
 
 #include <stdlib.h>
@@ -255,8 +256,7 @@ static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, c
         list = grown;
         if (paths) {
             const char *name = (const char *) sqlite3_column_text(*stmt, 1);
-            list[n++] = a && *a ? talloc_asprintf(m, "%s/%s/%s", maildex_db_mail_root(db), a, name)
-                                : talloc_asprintf(m, "%s/%s", maildex_db_mail_root(db), name);
+            list[n++] = maildex__path_join(m, maildex_db_mail_root(db), a ? a : "", name);
         } else {
             list[n++] = talloc_strdup(m, a ? a : "");
         }

@@ -20,7 +20,7 @@
     X(CONFIG_SET, "INSERT INTO config(key, value) VALUES (?1, ?2) "                           \
                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value")                    \
     X(CONFIG_DELETE, "DELETE FROM config WHERE key = ?1")                                     \
-    /* tags.c */                                                                              \
+    /* message-tags.c */                                                                      \
     X(TAG_FIND, "SELECT id FROM tags WHERE name = ?1")                                        \
     X(TAG_CREATE, "INSERT INTO tags(name) VALUES (?1)")                                       \
     X(TAG_MESSAGES, "SELECT messages FROM tags WHERE id = ?1")                                \
@@ -77,9 +77,8 @@
     X(REKEY_FILES, "UPDATE files SET message = ?2 WHERE message = ?1")                        \
     X(REKEY_TAGS, "UPDATE message_tags SET message = ?2 WHERE message = ?1")                  \
     X(REKEY_PROPERTIES, "UPDATE properties SET message = ?2 WHERE message = ?1")              \
-    X(FILE_FIRST_OF_MESSAGE, "SELECT CASE d.path WHEN '' THEN f.name ELSE d.path || '/' || "   \
-                             "f.name END FROM files f JOIN directories d ON d.id = f.directory " \
-                             "WHERE f.message = ?1 ORDER BY f.id")                            \
+    X(FILE_FIRST_OF_MESSAGE, "SELECT d.path, f.name FROM files f JOIN directories d "         \
+                             "ON d.id = f.directory WHERE f.message = ?1 ORDER BY f.id")      \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \

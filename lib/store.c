@@ -2,7 +2,7 @@
 #include "store.h"
 
 #include "maildir.h"
-#include "tags.h"
+#include "message-tags.h"
 #include "thread.h"
 
 #include <string.h>
@@ -424,29 +424,14 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
 maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, bool sync_flags,
                                             bool *message_removed)
 {
-    sqlite3_stmt *stmt;
     int64_t key = 0, remaining = 0;
-    bool row;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_DELETE, &stmt);
+    /* FILE_DELETE returns the file's message: a DML with RETURNING runs whole at its first step. */
+    maildex_status_t st = maildex__lookup_int(db, MAILDEX__STMT_FILE_DELETE, file_id, &key);
 
     *message_removed = false;
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, file_id);
-    st = maildex__step_row(db, stmt, &row, "cannot remove a file");
-    if (st == MAILDEX_STATUS_OK && row)
-        key = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
     if (st || key == 0)
         return st;
-    st = maildex__stmt(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, &stmt);
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, key);
-    st = maildex__step_row(db, stmt, &row, "cannot count a message's files");
-    if (st == MAILDEX_STATUS_OK && row)
-        remaining = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
+    st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
     if (st)
         return st;
     if (remaining > 0)

@@ -23,19 +23,7 @@ static maildex_status_t run_text_id(maildex_db_t *db, maildex__stmt_id_t id, con
 
 static maildex_status_t thread_size(maildex_db_t *db, int64_t thread, int64_t *size)
 {
-    sqlite3_stmt *stmt;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_THREAD_SIZE, &stmt);
-    bool row;
-
-    *size = 0;
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, thread);
-    st = maildex__step_row(db, stmt, &row, "cannot read a thread");
-    if (st == MAILDEX_STATUS_OK && row)
-        *size = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
+    return maildex__lookup_int(db, MAILDEX__STMT_THREAD_SIZE, thread, size);
 }
 
 /* Moves every message and ghost of `from` into `into` and drops `from`. */

@@ -44,6 +44,18 @@ test_expect_equal "$output" "ok
 test_begin_subtest "reindex of a query matching nothing succeeds"
 test_expect_code 0 maildex reindex id:nothing@x
 
+test_begin_subtest "a named query (query:NAME) selects what to reindex, as in search"
+maildex config set query.second id:two@x
+sed -i 's/^other$/renamedword/' "$MAIL_DIR/cur/two"
+maildex reindex query:second
+test_expect_equal "$(maildex count body:renamedword)" "1"
+
+test_begin_subtest "an excluded message is reindexed too, as notmuch does"
+maildex tag +spam -- id:two@x
+sed -i 's/^renamedword$/spamword/' "$(maildex search --exclude=false --output=files id:two@x)"
+maildex reindex id:two@x
+test_expect_equal "$(maildex count --exclude=false body:spamword)" "1"
+
 test_begin_subtest "a syntax error exits 1"
 test_expect_code 1 maildex reindex 'tag:inbox and ('
 

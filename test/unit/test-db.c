@@ -416,6 +416,19 @@ TEST(read_only_open_repairs_an_interrupted_write)
     maildex_db_close(db);
 }
 
+/* maildex.h promises DATABASE_ERROR when SQLite cannot close cleanly: a statement the library does
+ * not own is left open on the connection (a bug in the caller); the connection is closed anyway once
+ * that statement goes. */
+TEST(close_reports_a_connection_that_would_not_close)
+{
+    maildex_db_t *db = open_or_fail(db_file("close"), MAILDEX_DB_CREATE);
+    sqlite3_stmt *stray;
+
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "SELECT 1", -1, &stray, NULL), SQLITE_OK);
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_DATABASE_ERROR);
+    sqlite3_finalize(stray);
+}
+
 TEST(close_accepts_null)
 {
     ASSERT_EQ(maildex_db_close(NULL), MAILDEX_STATUS_OK);
@@ -437,4 +450,5 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                                               TEST_ENTRY(read_only_handle_refuses_writes)
                                                   TEST_ENTRY(second_writer_waits_then_reports_busy)
                                                       TEST_ENTRY(read_only_open_repairs_an_interrupted_write)
+                                                          TEST_ENTRY(close_reports_a_connection_that_would_not_close)
                                                           TEST_ENTRY(close_accepts_null))

@@ -1,8 +1,9 @@
-/* tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the number of
- * message_tags rows (the planner reads it to choose the driving index) and stamps messages.lastmod.
- * Callers hold the write transaction. The public tagging API builds on these. */
-#ifndef MAILDEX_TAGS_H
-#define MAILDEX_TAGS_H
+/* message-tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the
+ * number of message_tags rows (the planner reads it to choose the driving index) and stamps
+ * messages.lastmod. Callers hold the write transaction. The public tagging API (tag-query.c)
+ * builds on these. */
+#ifndef MAILDEX_MESSAGE_TAGS_H
+#define MAILDEX_MESSAGE_TAGS_H
 
 #include "maildex-private.h"
 

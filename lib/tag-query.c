@@ -9,7 +9,7 @@
 #include "maildex-private.h"
 
 #include "maildir.h"
-#include "tags.h"
+#include "message-tags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,26 +82,12 @@ static maildex_status_t cur_dir(maildex_db_t *db, void *ctx, const char *new_dir
                                 char **path)
 {
     const size_t len = strlen(new_dir); /* ends in "new" */
-    sqlite3_stmt *stmt;
-    bool row;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_DIR_FIND, &stmt);
 
     *id = 0;
     *path = talloc_asprintf(ctx, "%.*scur", (int) (len - 3), new_dir);
-    if (st || *path == NULL)
-        return st ? st : MAILDEX_STATUS_NO_MEMORY;
-    sqlite3_bind_text(stmt, 1, *path, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot find a directory");
-    if (st == MAILDEX_STATUS_OK && row)
-        *id = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
-    return st;
-}
-
-static char *absolute(void *ctx, const maildex_db_t *db, const char *dir, const char *name)
-{
-    return *dir ? talloc_asprintf(ctx, "%s/%s/%s", db->mail_root, dir, name)
-                : talloc_asprintf(ctx, "%s/%s", db->mail_root, name);
+    if (*path == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
+    return maildex__lookup_id(db, MAILDEX__STMT_DIR_FIND, *path, id);
 }
 
 /* Renames from to to unless to exists (a file of another message, or a stale copy: never replaced). */
@@ -154,7 +140,7 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
         }
         if (dir == f->dir && strcmp(name, f->name) == 0)
             continue;
-        if (!rename_file(absolute(ctx, db, f->dir, f->name), absolute(ctx, db, dir, name)))
+        if (!rename_file(maildex__path_join(ctx, db->mail_root, f->dir, f->name), maildex__path_join(ctx, db->mail_root, dir, name)))
             continue; /* gone, or the name is taken: the name stays, `new` will see what is there */
         if ((st = maildex__stmt(db, MAILDEX__STMT_FILE_MOVE, &stmt)) != MAILDEX_STATUS_OK)
             break;

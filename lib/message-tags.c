@@ -1,5 +1,5 @@
-/* Tag bookkeeping for the writer (see tags.h). */
-#include "tags.h"
+/* Tag bookkeeping for the writer (see message-tags.h). */
+#include "message-tags.h"
 
 #include "maildir.h"
 
@@ -75,41 +75,17 @@ void maildex__tags_free(maildex_db_t *db)
 
 maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool create, int64_t *id)
 {
-    sqlite3_stmt *stmt;
     gint64 *cached = g_hash_table_lookup(tag_ids(db), name);
     maildex_status_t st;
-    bool row;
 
     *id = 0;
     if (cached) {
         *id = *cached;
         return MAILDEX_STATUS_OK;
     }
-    st = maildex__stmt(db, MAILDEX__STMT_TAG_FIND, &stmt);
-    if (st)
-        return st;
-    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-    st = maildex__step_row(db, stmt, &row, "cannot look up a tag");
-    if (st || row) {
-        if (row) {
-            *id = sqlite3_column_int64(stmt, 0);
-            cached = g_new(gint64, 1);
-            *cached = *id;
-            g_hash_table_insert(tag_ids(db), g_strdup(name), cached);
-        }
-        sqlite3_reset(stmt);
-        return st;
-    }
-    sqlite3_reset(stmt);
-    if (!create)
-        return MAILDEX_STATUS_OK;
-    st = maildex__stmt(db, MAILDEX__STMT_TAG_CREATE, &stmt);
-    if (st)
-        return st;
-    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-    st = maildex__step_done(db, stmt, "cannot create a tag");
-    if (st == MAILDEX_STATUS_OK) {
-        *id = sqlite3_last_insert_rowid(db->sql);
+    st = create ? maildex__find_or_create(db, MAILDEX__STMT_TAG_FIND, MAILDEX__STMT_TAG_CREATE, name, id)
+                : maildex__lookup_id(db, MAILDEX__STMT_TAG_FIND, name, id);
+    if (st == MAILDEX_STATUS_OK && *id != 0) {
         cached = g_new(gint64, 1);
         *cached = *id;
         g_hash_table_insert(tag_ids(db), g_strdup(name), cached);
