@@ -122,6 +122,14 @@ bool maildex__plan_drive_set(struct maildex__planner *p, struct maildex__drive *
                              const struct maildex__set *set, enum maildex__driver kind,
                              const char *from, const char *key, const char *column, bool repeats);
 
+/* parts joined by op in balanced parentheses (SQLite nests `a OR b OR c` one level per term and
+ * refuses an expression deeper than 1,000), written once; empty when there are none. And SELECTs
+ * joined by a compound operator (" UNION "), flat as SQL wants them. */
+const char *maildex__plan_join(struct maildex__planner *p, const char *const *parts, size_t n,
+                               const char *op, const char *empty);
+const char *maildex__plan_compound(struct maildex__planner *p, const char *const *selects, size_t n,
+                                   const char *op);
+
 /* Sets d to no message at all. */
 bool maildex__plan_none(struct maildex__planner *p, struct maildex__drive *d);
 

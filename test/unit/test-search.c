@@ -53,7 +53,7 @@ struct fx_msg {
 /* Inserts m with key date * 2^20 + seq; tags, folders and threads are created as needed. */
 static void fx_add(maildex_db_t *db, const struct fx_msg *m, int seq)
 {
-    int64_t id = m->date * ((int64_t) 1 << 20) + seq;
+    int64_t id = maildex__key_of_date(m->date) + seq;
     char *sql;
     char **tags = g_strsplit(m->tags ? m->tags : "", " ", -1);
     char **files = g_strsplit(m->files ? m->files : "", " ", -1);
