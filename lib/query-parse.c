@@ -1296,9 +1296,13 @@ static const struct prefix *boolean_term_at(const struct parser *p, size_t i)
     return pf;
 }
 
-static int precedence(enum tok_kind k)
+/* The precedence levels of the grammar, loosest first: an expression of one level is operands of the
+ * next joined by its operators (`and` and `not` share one), and the last is [not] run. */
+enum level { LEVEL_OR = 1, LEVEL_XOR, LEVEL_AND, LEVEL_UNARY };
+
+static enum level precedence(enum tok_kind k)
 {
-    return k == T_OR ? 1 : k == T_XOR ? 2 : 3;
+    return k == T_OR ? LEVEL_OR : k == T_XOR ? LEVEL_XOR : LEVEL_AND;
 }
 
 /* Xapian (1.4) forgets a syntax error raised while it reads an operator or a sign if the same lexer
@@ -1342,9 +1346,8 @@ static void note_restart(struct parser *p, size_t from)
 /* ---- grammar ------------------------------------------------------------------------------------ */
 
 static struct maildex__qnode *parse_or(struct parser *p, size_t open_pos, const char *open_what);
-static struct maildex__qnode *parse_unary(struct parser *p, const struct token *after, bool *empty);
-static struct maildex__qnode *parse_and(struct parser *p, const struct token *after, bool *empty);
-static struct maildex__qnode *parse_xor(struct parser *p, const struct token *after, bool *empty);
+static struct maildex__qnode *parse_level(struct parser *p, enum level level, const struct token *after,
+                                          bool *empty);
 
 /* ( ... ) or prefix:( ... ); the opening token has been consumed. A group still open at the end of the
  * text is closed there, as Xapian closes it. */
@@ -1524,12 +1527,7 @@ static void fail_missing_left(struct parser *p)
     bool e;
 
     advance(p);
-    if (op.kind == T_AND)
-        parse_unary(p, &op, &e);
-    else if (op.kind == T_XOR)
-        parse_and(p, &op, &e);
-    else
-        parse_xor(p, &op, &e);
+    parse_level(p, precedence(op.kind) + 1, &op, &e);
     next = peek(p);
     if (p->sh->failed)
         return;
@@ -1708,12 +1706,19 @@ static struct maildex__qnode *parse_unary(struct parser *p, const struct token *
     return wrap_not(p, child);
 }
 
-/* unary ((and [not] | not) unary)* */
-static struct maildex__qnode *parse_and(struct parser *p, const struct token *after, bool *empty)
+/* An expression of level: operands of the next level joined by level's operators (`a not b` is a and not
+ * b), or at LEVEL_UNARY [not] run. after as for parse_seq. */
+static struct maildex__qnode *parse_level(struct parser *p, enum level level, const struct token *after,
+                                          bool *empty)
 {
+    static const enum maildex__qkind kinds[] = {
+        [LEVEL_OR] = MAILDEX__Q_OR, [LEVEL_XOR] = MAILDEX__Q_XOR, [LEVEL_AND] = MAILDEX__Q_AND};
     struct vec v = {0};
-    struct maildex__qnode *x = parse_unary(p, after, empty);
+    struct maildex__qnode *x;
 
+    if (level == LEVEL_UNARY)
+        return parse_unary(p, after, empty);
+    x = parse_level(p, level + 1, after, empty);
     if (!x || !vec_push(p, &v, x))
         return NULL;
     for (;;) {
@@ -1722,10 +1727,10 @@ static struct maildex__qnode *parse_and(struct parser *p, const struct token *af
 
         if (p->sh->failed)
             return NULL;
-        if (t.kind != T_AND && t.kind != T_NOT)
+        if (!is_operator(t.kind) || precedence(t.kind) != level)
             break;
         advance(p);
-        x = parse_unary(p, &t, &e);
+        x = parse_level(p, level + 1, &t, &e);
         if (p->sh->failed)
             return NULL;
         if (e) {
@@ -1737,36 +1742,7 @@ static struct maildex__qnode *parse_and(struct parser *p, const struct token *af
         if (!x || !vec_push(p, &v, x))
             return NULL;
     }
-    return combine(p, MAILDEX__Q_AND, &v);
-}
-
-static struct maildex__qnode *parse_xor(struct parser *p, const struct token *after, bool *empty)
-{
-    struct vec v = {0};
-    struct maildex__qnode *x = parse_and(p, after, empty);
-
-    if (!x || !vec_push(p, &v, x))
-        return NULL;
-    for (;;) {
-        struct token t = *peek(p);
-        bool e;
-
-        if (p->sh->failed)
-            return NULL;
-        if (t.kind != T_XOR)
-            break;
-        advance(p);
-        x = parse_and(p, &t, &e);
-        if (p->sh->failed)
-            return NULL;
-        if (e) {
-            fail_after(p, &t);
-            return NULL;
-        }
-        if (!vec_push(p, &v, x))
-            return NULL;
-    }
-    return combine(p, MAILDEX__Q_XOR, &v);
+    return combine(p, kinds[level], &v);
 }
 
 /* What an expression with no term is: an operator missing its left operand is an error; an empty group
@@ -1790,36 +1766,12 @@ static struct maildex__qnode *empty_expression(struct parser *p, size_t open_pos
 /* A whole expression, at the top (open_pos NO_POS) or inside a group opened at open_pos. */
 static struct maildex__qnode *parse_or(struct parser *p, size_t open_pos, const char *open_what)
 {
-    struct vec v = {0};
     bool empty;
-    struct maildex__qnode *x = parse_xor(p, NULL, &empty);
+    struct maildex__qnode *n = parse_level(p, LEVEL_OR, NULL, &empty);
 
     if (p->sh->failed)
         return NULL;
-    if (empty)
-        return empty_expression(p, open_pos, open_what);
-    if (!vec_push(p, &v, x))
-        return NULL;
-    for (;;) {
-        struct token t = *peek(p);
-        bool e;
-
-        if (p->sh->failed)
-            return NULL;
-        if (t.kind != T_OR)
-            break;
-        advance(p);
-        x = parse_xor(p, &t, &e);
-        if (p->sh->failed)
-            return NULL;
-        if (e) {
-            fail_after(p, &t);
-            return NULL;
-        }
-        if (!vec_push(p, &v, x))
-            return NULL;
-    }
-    return combine(p, MAILDEX__Q_OR, &v);
+    return empty ? empty_expression(p, open_pos, open_what) : n;
 }
 
 static struct maildex__qnode *parse_expression(struct parser *p)
