@@ -236,13 +236,14 @@ static bool vec_push(struct parser *p, struct vec *v, struct maildex__qnode *n)
     return true;
 }
 
-static struct maildex__qnode *wrap_not(struct parser *p, struct maildex__qnode *child)
+/* A node of kind (NOT or THREAD) whose one child is child; pos as for new_node. */
+static struct maildex__qnode *new_parent(struct parser *p, enum maildex__qkind kind, size_t pos,
+                                         struct maildex__qnode *child)
 {
-    struct maildex__qnode *n = new_node(p, MAILDEX__Q_NOT, 0);
+    struct maildex__qnode *n = new_node(p, kind, pos);
 
     if (!n)
         return NULL;
-    n->pos = child->pos;
     n->children = talloc_array(n, struct maildex__qnode *, 1);
     if (!n->children) {
         nomem(p);
@@ -250,6 +251,15 @@ static struct maildex__qnode *wrap_not(struct parser *p, struct maildex__qnode *
     }
     n->children[0] = child;
     n->nchildren = 1;
+    return n;
+}
+
+static struct maildex__qnode *wrap_not(struct parser *p, struct maildex__qnode *child)
+{
+    struct maildex__qnode *n = new_parent(p, MAILDEX__Q_NOT, 0, child);
+
+    if (n)
+        n->pos = child->pos;
     return n;
 }
 
@@ -907,7 +917,7 @@ static struct maildex__qnode *nested_parse(struct parser *p, const char *text, s
 
 static struct maildex__qnode *thread_term(struct parser *p, const struct token *t)
 {
-    struct maildex__qnode *node, *sub;
+    struct maildex__qnode *sub;
     const char *inner;
     size_t n;
 
@@ -926,17 +936,7 @@ static struct maildex__qnode *thread_term(struct parser *p, const struct token *
     }
     /* Positions inside a quoted subquery are only approximate when it holds "" escapes. */
     sub = nested_parse(p, inner + 1, n - 2, p->base + t->value_pos + 1, p->pos_fixed, t->pos);
-    node = sub ? new_node(p, MAILDEX__Q_THREAD, t->pos) : NULL;
-    if (!node)
-        return NULL;
-    node->children = talloc_array(node, struct maildex__qnode *, 1);
-    if (!node->children) {
-        nomem(p);
-        return NULL;
-    }
-    node->children[0] = sub;
-    node->nchildren = 1;
-    return node;
+    return sub ? new_parent(p, MAILDEX__Q_THREAD, t->pos, sub) : NULL;
 }
 
 static void fail_cycle(struct parser *p, size_t pos, const char *name)
