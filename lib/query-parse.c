@@ -30,7 +30,6 @@
 #include "query-parser.h"
 
 #include <glib.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,10 +69,7 @@ void maildex__qparse_fail(struct maildex__qparser *p, size_t pos, const char *fm
     va_end(ap);
 }
 
-/* A syntax error Xapian's grammar reports as "parse error", which makes QueryParser parse the text again
- * in plain mode (parse_text). The message is only seen if that fails too. */
-__attribute__((format(printf, 3, 4))) static void fail_retry(struct maildex__qparser *p, size_t pos,
-                                                             const char *fmt, ...)
+void maildex__qparse_fail_retry(struct maildex__qparser *p, size_t pos, const char *fmt, ...)
 {
     va_list ap;
 
@@ -113,7 +109,7 @@ static size_t node_pos(const struct maildex__qparser *p, size_t pos)
     return p->pos_fixed != MAILDEX__NO_POS ? p->pos_fixed : p->base + pos;
 }
 
-static struct maildex__qnode *new_node(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos)
+struct maildex__qnode *maildex__qparse_node(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos)
 {
     struct maildex__qnode *n = talloc_zero(p->sh->ctx, struct maildex__qnode);
 
@@ -126,7 +122,7 @@ static struct maildex__qnode *new_node(struct maildex__qparser *p, enum maildex_
     return n;
 }
 
-static bool vec_push(struct maildex__qparser *p, struct maildex__qvec *v, struct maildex__qnode *n)
+bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, struct maildex__qnode *n)
 {
     if (v->n == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 4;
@@ -143,11 +139,11 @@ static bool vec_push(struct maildex__qparser *p, struct maildex__qvec *v, struct
     return true;
 }
 
-/* A node of kind (NOT or THREAD) whose one child is child; pos as for new_node. */
+/* A node of kind (NOT or THREAD) whose one child is child; pos as for maildex__qparse_node. */
 static struct maildex__qnode *new_parent(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos,
                                          struct maildex__qnode *child)
 {
-    struct maildex__qnode *n = new_node(p, kind, pos);
+    struct maildex__qnode *n = maildex__qparse_node(p, kind, pos);
 
     if (!n)
         return NULL;
@@ -170,9 +166,8 @@ static struct maildex__qnode *wrap_not(struct maildex__qparser *p, struct mailde
     return n;
 }
 
-/* Combines v's nodes with kind (AND, OR or XOR), flattening children of the same kind and dropping `*`
- * where it changes nothing, so `a and (b and c)` and `* tag:x` come out flat. One node is returned as is. */
-static struct maildex__qnode *combine(struct maildex__qparser *p, enum maildex__qkind kind, struct maildex__qvec *v)
+struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum maildex__qkind kind,
+                                               struct maildex__qvec *v)
 {
     struct maildex__qvec out = {0};
     struct maildex__qnode *n;
@@ -183,7 +178,7 @@ static struct maildex__qnode *combine(struct maildex__qparser *p, enum maildex__
     for (size_t i = 0; i < v->n; i++)
         nall += v->v[i]->kind == MAILDEX__Q_ALL;
     if (kind == MAILDEX__Q_OR && nall)
-        return new_node(p, MAILDEX__Q_ALL, 0);
+        return maildex__qparse_node(p, MAILDEX__Q_ALL, 0);
     for (size_t i = 0; i < v->n; i++) {
         struct maildex__qnode *c = v->v[i];
 
@@ -191,15 +186,15 @@ static struct maildex__qnode *combine(struct maildex__qparser *p, enum maildex__
             continue;
         if (c->kind == kind) {
             for (size_t j = 0; j < c->nchildren; j++)
-                if (!vec_push(p, &out, c->children[j]))
+                if (!maildex__qparse_push(p, &out, c->children[j]))
                     return NULL;
-        } else if (!vec_push(p, &out, c)) {
+        } else if (!maildex__qparse_push(p, &out, c)) {
             return NULL;
         }
     }
     if (out.n == 1)
         return out.v[0];
-    n = new_node(p, kind, 0);
+    n = maildex__qparse_node(p, kind, 0);
     if (!n)
         return NULL;
     n->pos = out.v[0]->pos;
@@ -208,74 +203,7 @@ static struct maildex__qnode *combine(struct maildex__qparser *p, enum maildex__
     return n;
 }
 
-/* ---- characters --------------------------------------------------------------------------------- */
-
-/* Xapian does not stem a word directly followed by one of these (`plan(`, `plan"`, `plan*` in plain mode). */
-static bool is_stem_preventer(char c)
-{
-    return c != '\0' && strchr("(/\\@<>=*[{\"", c) != NULL;
-}
-
-/* More than one word: a non-word byte between the first and the last word byte. */
-static bool has_inner_break(const char *s)
-{
-    size_t n = strlen(s), a = 0, b = n;
-
-    while (a < n && !maildex__qis_word_byte(s[a]))
-        a++;
-    while (b > a && !maildex__qis_word_byte(s[b - 1]))
-        b--;
-    for (size_t i = a; i < b; i++)
-        if (!maildex__qis_word_byte(s[i]))
-            return true;
-    return false;
-}
-
-static bool has_word_byte(const char *s)
-{
-    for (; *s; s++)
-        if (maildex__qis_word_byte(*s))
-            return true;
-    return false;
-}
-
-static bool starts_upper(const char *s)
-{
-    gunichar c = g_utf8_get_char_validated(s, -1);
-
-    return c != (gunichar) -1 && c != (gunichar) -2 && g_unichar_isupper(c);
-}
-
-/* ---- terms -------------------------------------------------------------------------------------- */
-
-static struct maildex__qnode *new_term(struct maildex__qparser *p, enum maildex__qfield field, const char *value,
-                                       unsigned flags, size_t pos)
-{
-    struct maildex__qnode *n = new_node(p, MAILDEX__Q_TERM, pos);
-
-    if (!n)
-        return NULL;
-    n->field = field;
-    n->flags = flags;
-    n->value = talloc_strdup(n, value); /* a copy under the node, so adopt() need only move nodes */
-    if (!n->value) {
-        maildex__qparse_nomem(p);
-        return NULL;
-    }
-    return n;
-}
-
-static bool strip_stars(char *s)
-{
-    size_t n = strlen(s);
-    bool any = false;
-
-    while (n > 0 && s[n - 1] == '*') {
-        s[--n] = '\0';
-        any = true;
-    }
-    return any;
-}
+/* ---- nested parses ------------------------------------------------------------------------------- */
 
 static struct maildex__qnode *parse_text(struct maildex__qparser *p);
 
@@ -293,7 +221,7 @@ static struct maildex__qnode *nested_parse(struct maildex__qparser *p, const cha
     return n;
 }
 
-static struct maildex__qnode *thread_term(struct maildex__qparser *p, const struct maildex__qtoken *t)
+struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t)
 {
     struct maildex__qnode *sub;
     const char *inner;
@@ -306,7 +234,7 @@ static struct maildex__qnode *thread_term(struct maildex__qparser *p, const stru
         inner = t->value;
         n = strlen(t->value);
     } else {
-        return new_term(p, MAILDEX__QF_THREAD, t->value, t->quoted ? MAILDEX__QFLAG_QUOTED : 0, t->pos);
+        return maildex__qterm_new(p, MAILDEX__QF_THREAD, t->value, t->quoted ? MAILDEX__QFLAG_QUOTED : 0, t->pos);
     }
     if (n < 2 || inner[n - 1] != '}') {
         maildex__qparse_fail(p, t->pos, "missing '}' in thread subquery");
@@ -333,7 +261,7 @@ static void fail_cycle(struct maildex__qparser *p, size_t pos, const char *name)
     maildex__qparse_fail_query(p, node_pos(p, pos), "named query cycle", "%s", chain);
 }
 
-static struct maildex__qnode *query_term(struct maildex__qparser *p, const struct maildex__qtoken *t)
+struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const struct maildex__qtoken *t)
 {
     struct maildex__qshared *sh = p->sh;
     const char *stored = NULL;
@@ -375,85 +303,7 @@ static struct maildex__qnode *query_term(struct maildex__qparser *p, const struc
     return n;
 }
 
-/* A /regex/ value on a prefix that takes one: drops the slashes and sets the flag. As in notmuch, a value
- * that starts with '/' but does not end with one is an error, not a literal. */
-static bool check_regex(struct maildex__qparser *p, const struct maildex__qtoken *t, char *value, unsigned *flags)
-{
-    size_t n = strlen(value);
-
-    if (!t->prefix->regex || value[0] != '/')
-        return true;
-    if (n < 2 || value[n - 1] != '/') {
-        maildex__qparse_fail(p, t->pos, "unmatched regex delimiter in '%s:%s'", t->prefix->name, value);
-        return false;
-    }
-    memmove(value, value + 1, n - 2);
-    value[n - 2] = '\0';
-    *flags |= MAILDEX__QFLAG_REGEX;
-    return true;
-}
-
-/* Xapian's stemming rule for one word: not stemmed when a stem preventer follows it. */
-static bool first_word_unstemmed(const char *s)
-{
-    while (*s && !maildex__qis_word_byte(*s))
-        s++;
-    while (maildex__qis_word_byte(*s))
-        s++;
-    return is_stem_preventer(*s);
-}
-
-/* A value for a probabilistic prefix: phrase, wildcard and case flags; the words themselves are left to
- * the planner. An empty quoted `to:""` is an empty phrase, which Xapian's grammar rejects, and so is
- * an unterminated `to:"...` (from: and subject: are read as boolean values, which may end with the
- * text); in plain mode
- * a trailing `*` is a wildcard only where notmuch's field processors (from:, subject:) read the value,
- * and elsewhere keeps the word from being stemmed. */
-static struct maildex__qnode *prob_term(struct maildex__qparser *p, const struct maildex__qtoken *t, char *value,
-                                        unsigned flags)
-{
-    bool processor = t->prefix->processor;
-    bool wildcard_ok = (!t->quoted || (processor && strchr(value, ' ') == NULL)) && (!p->plain || processor);
-    bool unstemmed;
-
-    if (flags & MAILDEX__QFLAG_REGEX)
-        return new_term(p, t->prefix->field, value, flags, t->pos);
-    if (t->quoted && !processor && !has_word_byte(value)) {
-        fail_retry(p, t->pos, "empty phrase in '%s:'", t->prefix->name);
-        return NULL;
-    }
-    /* Xapian closes the quote at the end but keeps the prefix it pushed for it, and closing that as a
-     * group, after everything else, fails (parse_expression) */
-    if (t->kind == MAILDEX__QT_PREFIXED && t->unterminated && !processor)
-        p->open_quote = true;
-    unstemmed = !processor && !t->quoted &&
-                (first_word_unstemmed(value) || (t->end < p->len && is_stem_preventer(p->text[t->end])));
-    if (wildcard_ok && strip_stars(value))
-        flags |= MAILDEX__QFLAG_WILDCARD;
-    if (p->plain && !processor)
-        strip_stars(value);
-    if (has_inner_break(value))
-        flags |= MAILDEX__QFLAG_PHRASE;
-    else if (unstemmed && !(flags & MAILDEX__QFLAG_WILDCARD))
-        flags |= MAILDEX__QFLAG_QUOTED;
-    if (starts_upper(value))
-        flags |= MAILDEX__QFLAG_CAPITALISED;
-    return new_term(p, t->prefix->field, value, flags, t->pos);
-}
-
-/* notmuch's from: and subject: field processors parse a value that starts with '(' and ends with ')' as
- * a query whose default prefix is theirs: `subject:"(review or plan)"` is subject:review OR subject:plan,
- * `subject:"(pizza free)"` both words, and other prefixes inside keep their meaning. Only the quoted
- * form reaches the processor whole (unquoted, `subject:(` is a group). */
-static bool is_paren_query(const struct maildex__qtoken *t)
-{
-    size_t n = strlen(t->value);
-
-    return t->quoted && t->prefix->processor && n >= 2 && t->value[0] == '(' && t->value[n - 1] == ')' &&
-           has_word_byte(t->value);
-}
-
-static struct maildex__qnode *paren_query(struct maildex__qparser *p, const struct maildex__qtoken *t)
+struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t)
 {
     /* Positions inside are only approximate when the value held "" escapes. */
     struct maildex__qparser sub = {.sh = p->sh, .text = t->value, .len = strlen(t->value),
@@ -466,166 +316,6 @@ static struct maildex__qnode *paren_query(struct maildex__qparser *p, const stru
     n = parse_text(&sub);
     leave(p);
     return n;
-}
-
-/* The node for `prefix:value` (or a value inherited from a prefix:( group); NULL with no failure when the
- * value yields nothing. */
-static struct maildex__qnode *prefixed_term(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    unsigned flags = t->quoted ? MAILDEX__QFLAG_QUOTED : 0;
-    char *value = t->value;
-
-    if (t->prefix->kind == MAILDEX__QP_PROB && is_paren_query(t))
-        return paren_query(p, t);
-
-    switch (t->prefix->kind) {
-    case MAILDEX__QP_THREAD:
-        return thread_term(p, t);
-    case MAILDEX__QP_QUERY:
-        return query_term(p, t);
-    case MAILDEX__QP_RAW:
-        return new_term(p, t->prefix->field, value, flags, t->pos);
-    case MAILDEX__QP_SEXP: /* rejected by the lexer */
-        return NULL;
-    case MAILDEX__QP_BOOL:
-    case MAILDEX__QP_PROB:
-        break;
-    }
-    if (!check_regex(p, t, value, &flags))
-        return NULL;
-    if (t->prefix->kind == MAILDEX__QP_PROB)
-        return prob_term(p, t, value, flags);
-    return new_term(p, t->prefix->field, value, flags, t->pos);
-}
-
-/* notmuch's legacy unprefixed `<epoch>..<epoch>` (a Xapian number range over the date): becomes
- * date:@A..@B, with a start always written out. An open date: start leaves out undated messages (date 0,
- * notmuch starts it at the smallest positive double), an open legacy start does not: `..N` is @0..@N.
- * Xapian takes any word with `..` (but `..` itself) for a range, so a side that is not a number is an
- * error, as `foo..bar`, `wait...` and the `..2021-02` of `date:"jan 15 2021"..2021-02` are in notmuch.
- * Returns NULL without failing when the word holds no `..`. */
-static struct maildex__qnode *legacy_range(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    const char *s = t->value, *dots = strstr(s, "..");
-    size_t nlo, nhi;
-    double lo = 0, hi = 0;
-    int64_t ilo;
-    char *value;
-
-    if (!dots || strcmp(s, "..") == 0)
-        return NULL;
-    nlo = (size_t) (dots - s);
-    nhi = strlen(dots + 2);
-    if ((nlo && !maildex__qlex_read_number(s, nlo, &lo)) || (nhi && !maildex__qlex_read_number(dots + 2, nhi, &hi))) {
-        maildex__qparse_fail(
-            p, t->pos, "unknown range operation '%s' (a word with '..' is a range of seconds since the epoch)", s);
-        return NULL;
-    }
-    /* No message is dated before 1970 (an undated one is at 0). */
-    if (nhi && hi < 0)
-        return new_node(p, MAILDEX__Q_NONE, t->pos);
-    lo = lo < 0 ? 0 : lo;
-    /* Dates are whole seconds: round into the range (1e15 seconds is far beyond any date). */
-    lo = lo > 1e15 ? 1e15 : lo;
-    hi = hi > 1e15 ? 1e15 : hi;
-    ilo = (int64_t) lo;
-    ilo += (double) ilo < lo;
-    if (nhi)
-        value = talloc_asprintf(p->sh->ctx, "@%" PRId64 "..@%" PRId64, ilo, (int64_t) hi);
-    else
-        value = talloc_asprintf(p->sh->ctx, "@%" PRId64 "..", ilo);
-    if (!value) {
-        maildex__qparse_nomem(p);
-        return NULL;
-    }
-    return new_term(p, MAILDEX__QF_DATE, value, 0, t->pos);
-}
-
-/* One run of word bytes and joiners from a free-text word, joiners trimmed off its ends; next is the
- * byte after the run (a stem preventer there keeps a single word from being stemmed). */
-static bool free_segment(struct maildex__qparser *p, struct maildex__qvec *out, const char *s, size_t n, bool wildcard,
-                         char next, size_t pos)
-{
-    unsigned flags = 0;
-    char *value;
-
-    while (n > 0 && maildex__qis_joiner(s[0]))
-        s++, n--;
-    while (n > 0 && maildex__qis_joiner(s[n - 1]))
-        next = s[--n];
-    if (n == 0)
-        return true;
-    value = talloc_strndup(p->sh->ctx, s, n);
-    if (!value) {
-        maildex__qparse_nomem(p);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (maildex__qis_joiner(s[i]))
-            flags |= MAILDEX__QFLAG_PHRASE;
-    if (wildcard)
-        flags |= MAILDEX__QFLAG_WILDCARD;
-    else if (!(flags & MAILDEX__QFLAG_PHRASE) && is_stem_preventer(next))
-        flags |= MAILDEX__QFLAG_QUOTED;
-    if (starts_upper(value))
-        flags |= MAILDEX__QFLAG_CAPITALISED;
-    return vec_push(p, out, new_term(p, MAILDEX__QF_FREE, value, flags, pos));
-}
-
-/* A bare word: a-b-c, a.b.c, alice@example.org stay one phrase term; other punctuation separates words
- * (`hello,world` is two terms) and a word of punctuation only (a stray `'`) yields nothing. In plain
- * mode a trailing `*` is punctuation, which keeps the word before it from being stemmed. */
-static struct maildex__qnode *free_word(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    struct maildex__qnode *range = legacy_range(p, t);
-    struct maildex__qvec out = {0};
-    char *s = t->value;
-    char after = t->end < p->len ? p->text[t->end] : '\0';
-    bool wildcard;
-    size_t i = 0, n;
-
-    if (range || p->sh->failed)
-        return range;
-    wildcard = !p->plain && strip_stars(s);
-    n = strlen(s);
-    while (i < n) {
-        size_t start = i;
-
-        while (i < n && (maildex__qis_word_byte(s[i]) || maildex__qis_joiner(s[i])))
-            i++;
-        if (i > start && !free_segment(p, &out, s + start, i - start, wildcard && i == n, i < n ? s[i] : after,
-                                       t->pos))
-            return NULL;
-        while (i < n && !maildex__qis_word_byte(s[i]) && !maildex__qis_joiner(s[i]))
-            i++;
-    }
-    if (out.n == 0)
-        return NULL;
-    for (size_t k = 0; k < out.n; k++)
-        if (!out.v[k])
-            return NULL;
-    return combine(p, MAILDEX__Q_AND, &out);
-}
-
-static struct maildex__qnode *free_phrase(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    char *s = t->value;
-    size_t n = strlen(s);
-    unsigned flags = MAILDEX__QFLAG_QUOTED;
-
-    while (n > 0 && maildex__qis_space(s[n - 1]))
-        s[--n] = '\0';
-    while (maildex__qis_space(*s))
-        s++;
-    if (!has_word_byte(s)) {
-        fail_retry(p, t->pos, "empty phrase");
-        return NULL;
-    }
-    if (has_inner_break(s))
-        flags |= MAILDEX__QFLAG_PHRASE;
-    if (starts_upper(s))
-        flags |= MAILDEX__QFLAG_CAPITALISED;
-    return new_term(p, MAILDEX__QF_FREE, s, flags, t->pos);
 }
 
 /* ---- restarts ---------------------------------------------------------------------------------- */
@@ -738,23 +428,6 @@ static bool items_push(struct maildex__qparser *p, struct items *it, struct mail
     return true;
 }
 
-/* A word or phrase inside prefix:( ... ), which gets the group's prefix. Punctuation alone yields
- * nothing there either. */
-static struct maildex__qnode *group_term(struct maildex__qparser *p, struct maildex__qtoken *t)
-{
-    struct maildex__qnode *n;
-
-    if (t->kind == MAILDEX__QT_WORD && !has_word_byte(t->value))
-        return NULL;
-    t->prefix = p->group;
-    n = prefixed_term(p, t);
-    if (n && p->stem && n->kind == MAILDEX__Q_TERM && t->prefix->processor &&
-        !(n->flags & (MAILDEX__QFLAG_PHRASE | MAILDEX__QFLAG_WILDCARD | MAILDEX__QFLAG_REGEX | MAILDEX__QFLAG_QUOTED |
-                      MAILDEX__QFLAG_CAPITALISED)))
-        n->flags |= MAILDEX__QFLAG_STEM;
-    return n;
-}
-
 /* Xapian groups ranges by value slot, apart from the date: field processor's terms: `date:2023
  * date:2021` and `date:2020..2021 1600000000..1700000000` are ORed, `date:2023 date:2020..2021` ANDed. */
 #define DATE_RANGE_KEY "date.."
@@ -774,16 +447,16 @@ static struct maildex__qnode *item_node(struct maildex__qparser *p, struct maild
             *key = t->prefix->name;
         if (t->prefix->field == MAILDEX__QF_DATE && !t->quoted && strstr(t->value, ".."))
             *key = DATE_RANGE_KEY;
-        return prefixed_term(p, t);
+        return maildex__qterm_prefixed(p, t);
     case MAILDEX__QT_WORD:
         if (p->group)
-            return group_term(p, t);
-        n = free_word(p, t);
+            return maildex__qterm_group(p, t);
+        n = maildex__qterm_free_word(p, t);
         if (n && n->kind == MAILDEX__Q_TERM && n->field == MAILDEX__QF_DATE)
             *key = DATE_RANGE_KEY;
         return n;
     case MAILDEX__QT_PHRASE:
-        return p->group ? group_term(p, t) : free_phrase(p, t);
+        return p->group ? maildex__qterm_group(p, t) : maildex__qterm_free_phrase(p, t);
     default:
         return NULL;
     }
@@ -810,7 +483,7 @@ static struct maildex__qnode *combine_items(struct maildex__qparser *p, struct i
     if (!positive) {
         if (maildex__qis_operator(maildex__qlex_peek(p)->kind))
             note_restart(p, maildex__qlex_peek(p)->end);
-        fail_retry(p, pos, "nothing to exclude from (a query of '-' terms only)");
+        maildex__qparse_fail_retry(p, pos, "nothing to exclude from (a query of '-' terms only)");
         return NULL;
     }
     for (size_t i = 0; i < it->n; i++) {
@@ -820,36 +493,36 @@ static struct maildex__qnode *combine_items(struct maildex__qparser *p, struct i
         if (x->sign == '-') {
             struct maildex__qnode *n = wrap_not(p, x->node);
 
-            if (!n || !vec_push(p, &out, n))
+            if (!n || !maildex__qparse_push(p, &out, n))
                 return NULL;
             continue;
         }
         if (!x->key) {
-            if (!vec_push(p, &out, x->node))
+            if (!maildex__qparse_push(p, &out, x->node))
                 return NULL;
             continue;
         }
         while (g < ngroups && strcmp(groups[g].key, x->key) != 0)
             g++;
         if (g == ngroups) {
-            if (ngroups == NKEYS || !vec_push(p, &out, x->node))
+            if (ngroups == NKEYS || !maildex__qparse_push(p, &out, x->node))
                 return NULL; /* more keys than prefixes cannot happen */
             groups[g].key = x->key;
             groups[g].slot = out.n - 1;
             memset(&groups[g].terms, 0, sizeof groups[g].terms);
             ngroups++;
         }
-        if (!vec_push(p, &groups[g].terms, x->node))
+        if (!maildex__qparse_push(p, &groups[g].terms, x->node))
             return NULL;
     }
     for (size_t g = 0; g < ngroups; g++) {
-        struct maildex__qnode *n = combine(p, MAILDEX__Q_OR, &groups[g].terms);
+        struct maildex__qnode *n = maildex__qparse_combine(p, MAILDEX__Q_OR, &groups[g].terms);
 
         if (!n)
             return NULL;
         out.v[groups[g].slot] = n;
     }
-    return combine(p, MAILDEX__Q_AND, &out);
+    return maildex__qparse_combine(p, MAILDEX__Q_AND, &out);
 }
 
 /* The operator at maildex__qlex_peek(p) (`and`, `or`, `xor`) has no left operand. Xapian takes it all the same and
@@ -908,7 +581,7 @@ static void fail_sign(struct maildex__qparser *p, const struct maildex__qtoken *
         note_restart(p, maildex__qlex_peek(p)->end);
     else if (maildex__qlex_peek(p)->sign)
         note_restart(p, maildex__qlex_peek(p)->pos); /* found at a second sign, which goes on to its term */
-    fail_retry(p, t->pos, "'%c' with no term after it", t->sign);
+    maildex__qparse_fail_retry(p, t->pos, "'%c' with no term after it", t->sign);
 }
 
 /* Is text[from, to) whitespace only? A sign right after an operator is Xapian's HATE_AFTER_AND only when
@@ -940,7 +613,7 @@ static struct maildex__qnode *detached_group(struct maildex__qparser *p, struct 
     struct maildex__qvec v = {0};
     size_t end = t->end;
 
-    if (!vec_push(p, &v, first))
+    if (!maildex__qparse_push(p, &v, first))
         return NULL;
     for (;;) {
         struct maildex__qtoken w = *maildex__qlex_peek(p);
@@ -949,12 +622,12 @@ static struct maildex__qnode *detached_group(struct maildex__qparser *p, struct 
         if (p->sh->failed || w.sign || !plain_word(p, &w) || !only_space(p, end, w.pos))
             break;
         maildex__qlex_advance(p);
-        n = free_word(p, &w);
-        if (!n || !vec_push(p, &v, n))
+        n = maildex__qterm_free_word(p, &w);
+        if (!n || !maildex__qparse_push(p, &v, n))
             return NULL;
         end = w.end;
     }
-    return combine(p, MAILDEX__Q_AND, &v);
+    return maildex__qparse_combine(p, MAILDEX__Q_AND, &v);
 }
 
 /* Can a sign apply to the node a token yielded? Not to nothing (`-'`) nor, in Xapian's grammar, to a
@@ -1059,7 +732,7 @@ static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level
     if (level == LEVEL_UNARY)
         return parse_unary(p, after, empty);
     x = parse_level(p, level + 1, after, empty);
-    if (!x || !vec_push(p, &v, x))
+    if (!x || !maildex__qparse_push(p, &v, x))
         return NULL;
     for (;;) {
         struct maildex__qtoken t = *maildex__qlex_peek(p);
@@ -1079,10 +752,10 @@ static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level
         }
         if (t.kind == MAILDEX__QT_NOT)
             x = wrap_not(p, x);
-        if (!x || !vec_push(p, &v, x))
+        if (!x || !maildex__qparse_push(p, &v, x))
             return NULL;
     }
-    return combine(p, kinds[level], &v);
+    return maildex__qparse_combine(p, kinds[level], &v);
 }
 
 /* What an expression with no term is: an operator missing its left operand is an error; an empty group
@@ -1095,11 +768,11 @@ static struct maildex__qnode *empty_expression(struct maildex__qparser *p, size_
     if (maildex__qis_operator(t.kind))
         fail_missing_left(p);
     else if (open_pos != MAILDEX__NO_POS)
-        fail_retry(p, open_pos, "nothing inside %s", open_what);
+        maildex__qparse_fail_retry(p, open_pos, "nothing inside %s", open_what);
     else if (t.kind == MAILDEX__QT_RPAREN)
-        fail_retry(p, t.pos, "unmatched ')'");
+        maildex__qparse_fail_retry(p, t.pos, "unmatched ')'");
     else
-        return new_node(p, MAILDEX__Q_NONE, 0);
+        return maildex__qparse_node(p, MAILDEX__Q_NONE, 0);
     return NULL;
 }
 
@@ -1119,11 +792,11 @@ static struct maildex__qnode *parse_expression(struct maildex__qparser *p)
     struct maildex__qnode *n = parse_or(p, MAILDEX__NO_POS, NULL);
 
     if (n && maildex__qlex_peek(p)->kind == MAILDEX__QT_RPAREN) {
-        fail_retry(p, maildex__qlex_peek(p)->pos, "unmatched ')'");
+        maildex__qparse_fail_retry(p, maildex__qlex_peek(p)->pos, "unmatched ')'");
         return NULL;
     }
     if (n && p->open_quote) {
-        fail_retry(p, p->len, "missing '\"' at the end of a prefixed phrase");
+        maildex__qparse_fail_retry(p, p->len, "missing '\"' at the end of a prefixed phrase");
         return NULL;
     }
     return p->sh->failed ? NULL : n;
@@ -1155,7 +828,7 @@ static struct maildex__qnode *parse_text(struct maildex__qparser *p)
     struct maildex__qnode *n;
 
     if (p->len == 0 || (p->len == 1 && p->text[0] == '*'))
-        return new_node(p, MAILDEX__Q_ALL, 0);
+        return maildex__qparse_node(p, MAILDEX__Q_ALL, 0);
     sh->restart = MAILDEX__NO_POS;
     n = parse_expression(p);
     while (!n && !sh->nomem && sh->restart != MAILDEX__NO_POS) {
@@ -1166,7 +839,7 @@ static struct maildex__qnode *parse_text(struct maildex__qparser *p)
         n = parse_expression(p);
         /* the '(' before the restart is closed later or at the end: a ')' the reset grammar rejects */
         if (n && groups > 0) {
-            fail_retry(p, p->len, "unmatched ')' after a restart");
+            maildex__qparse_fail_retry(p, p->len, "unmatched ')' after a restart");
             n = NULL;
         }
     }

@@ -1,5 +1,6 @@
 /* query-parser.h: what the query parser's files share, and nobody else sees. query-parse.c holds the
- * grammar, the parse's errors and the tree's nodes; query-lex.c cuts the text into tokens. Nothing here
+ * grammar, the parse's errors and the tree's nodes; query-lex.c cuts the text into tokens; query-term.c
+ * makes the nodes of the tokens that carry values. Nothing here
  * knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
 #ifndef MAILDEX_QUERY_PARSER_H
 #define MAILDEX_QUERY_PARSER_H
@@ -159,9 +160,60 @@ void maildex__qparse_nomem(struct maildex__qparser *p);
 __attribute__((format(printf, 3, 4))) void maildex__qparse_fail(struct maildex__qparser *p, size_t pos,
                                                                 const char *fmt, ...);
 
+/* A syntax error Xapian's grammar reports as "parse error", which makes QueryParser parse the text again
+ * in plain mode (parse_text). The message is only seen if that fails too. */
+__attribute__((format(printf, 3, 4))) void maildex__qparse_fail_retry(struct maildex__qparser *p, size_t pos,
+                                                                      const char *fmt, ...);
+
 /* A well-formed query that cannot be run (unknown or cyclic named query, unsupported prefix). */
 __attribute__((format(printf, 4, 5))) void maildex__qparse_fail_query(struct maildex__qparser *p, size_t abs_pos,
                                                                       const char *what, const char *fmt, ...);
+
+/* ---- query-parse.c: nodes ----------------------------------------------------------------------- */
+
+/* A node of kind at pos in the parser's text (or at the parser's fixed position). */
+struct maildex__qnode *maildex__qparse_node(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos);
+
+/* Appends n to v, growing it on the parse's context. */
+bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, struct maildex__qnode *n);
+
+/* Combines v's nodes with kind (AND, OR or XOR), flattening children of the same kind and dropping `*`
+ * where it changes nothing, so `a and (b and c)` and `* tag:x` come out flat. One node is returned as is. */
+struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum maildex__qkind kind,
+                                               struct maildex__qvec *v);
+
+/* ---- query-parse.c: nested parses --------------------------------------------------------------- */
+
+/* thread:{subquery} (a THREAD node over the subquery's tree), or thread:ID (a term). */
+struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* query:NAME: the tree of the named query's text, or an error for an unknown or cyclic one. */
+struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* A quoted from:/subject: value in parentheses, parsed as a query with that default prefix. */
+struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* ---- query-term.c ------------------------------------------------------------------------------- */
+
+/* A TERM node; value is copied under it. */
+struct maildex__qnode *maildex__qterm_new(struct maildex__qparser *p, enum maildex__qfield field, const char *value,
+                                          unsigned flags, size_t pos);
+
+/* The node for `prefix:value` (or a value inherited from a prefix:( group); NULL with no failure when the
+ * value yields nothing. */
+struct maildex__qnode *maildex__qterm_prefixed(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* A word or phrase inside prefix:( ... ), which gets the group's prefix. Punctuation alone yields
+ * nothing there either. */
+struct maildex__qnode *maildex__qterm_group(struct maildex__qparser *p, struct maildex__qtoken *t);
+
+/* A bare word: a-b-c, a.b.c, alice@example.org stay one phrase term; other punctuation separates words
+ * (`hello,world` is two terms) and a word of punctuation only (a stray `'`) yields nothing. In plain
+ * mode a trailing `*` is punctuation, which keeps the word before it from being stemmed. */
+struct maildex__qnode *maildex__qterm_free_word(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* A "phrase" with no prefix. */
+struct maildex__qnode *maildex__qterm_free_phrase(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
 /* ---- query-lex.c -------------------------------------------------------------------------------- */
 
