@@ -90,7 +90,7 @@ void maildex__qparse_fail_query(struct maildex__qparser *p, size_t abs_pos, cons
     va_end(ap);
 }
 
-static bool enter(struct maildex__qparser *p, size_t pos)
+bool maildex__qparse_enter(struct maildex__qparser *p, size_t pos)
 {
     if (++p->sh->depth > MAILDEX__QUERY_MAX_DEPTH) {
         maildex__qparse_fail(p, pos, "query nested too deeply (more than %d levels)", MAILDEX__QUERY_MAX_DEPTH);
@@ -99,12 +99,12 @@ static bool enter(struct maildex__qparser *p, size_t pos)
     return true;
 }
 
-static void leave(struct maildex__qparser *p)
+void maildex__qparse_leave(struct maildex__qparser *p)
 {
     p->sh->depth--;
 }
 
-static size_t node_pos(const struct maildex__qparser *p, size_t pos)
+size_t maildex__qparse_node_pos(const struct maildex__qparser *p, size_t pos)
 {
     return p->pos_fixed != MAILDEX__NO_POS ? p->pos_fixed : p->base + pos;
 }
@@ -118,7 +118,7 @@ struct maildex__qnode *maildex__qparse_node(struct maildex__qparser *p, enum mai
         return NULL;
     }
     n->kind = kind;
-    n->pos = node_pos(p, pos);
+    n->pos = maildex__qparse_node_pos(p, pos);
     return n;
 }
 
@@ -139,9 +139,8 @@ bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, s
     return true;
 }
 
-/* A node of kind (NOT or THREAD) whose one child is child; pos as for maildex__qparse_node. */
-static struct maildex__qnode *new_parent(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos,
-                                         struct maildex__qnode *child)
+struct maildex__qnode *maildex__qparse_parent(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos,
+                                              struct maildex__qnode *child)
 {
     struct maildex__qnode *n = maildex__qparse_node(p, kind, pos);
 
@@ -159,7 +158,7 @@ static struct maildex__qnode *new_parent(struct maildex__qparser *p, enum mailde
 
 static struct maildex__qnode *wrap_not(struct maildex__qparser *p, struct maildex__qnode *child)
 {
-    struct maildex__qnode *n = new_parent(p, MAILDEX__Q_NOT, 0, child);
+    struct maildex__qnode *n = maildex__qparse_parent(p, MAILDEX__Q_NOT, 0, child);
 
     if (n)
         n->pos = child->pos;
@@ -203,121 +202,6 @@ struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum 
     return n;
 }
 
-/* ---- nested parses ------------------------------------------------------------------------------- */
-
-static struct maildex__qnode *parse_text(struct maildex__qparser *p);
-
-/* Parses text[0, len) (not necessarily NUL-terminated) as a query of its own. */
-static struct maildex__qnode *nested_parse(struct maildex__qparser *p, const char *text, size_t len, size_t base,
-                                           size_t pos_fixed, size_t pos)
-{
-    struct maildex__qparser sub = {.sh = p->sh, .text = text, .len = len, .base = base, .pos_fixed = pos_fixed};
-    struct maildex__qnode *n;
-
-    if (!enter(p, pos))
-        return NULL;
-    n = parse_text(&sub);
-    leave(p);
-    return n;
-}
-
-struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    struct maildex__qnode *sub;
-    const char *inner;
-    size_t n;
-
-    if (t->brace_len) {
-        inner = p->text + t->value_pos;
-        n = t->brace_len;
-    } else if (t->value[0] == '{') {
-        inner = t->value;
-        n = strlen(t->value);
-    } else {
-        return maildex__qterm_new(p, MAILDEX__QF_THREAD, t->value, t->quoted ? MAILDEX__QFLAG_QUOTED : 0, t->pos);
-    }
-    if (n < 2 || inner[n - 1] != '}') {
-        maildex__qparse_fail(p, t->pos, "missing '}' in thread subquery");
-        return NULL;
-    }
-    /* Positions inside a quoted subquery are only approximate when it holds "" escapes. */
-    sub = nested_parse(p, inner + 1, n - 2, p->base + t->value_pos + 1, p->pos_fixed, t->pos);
-    return sub ? new_parent(p, MAILDEX__Q_THREAD, t->pos, sub) : NULL;
-}
-
-static void fail_cycle(struct maildex__qparser *p, size_t pos, const char *name)
-{
-    struct maildex__qshared *sh = p->sh;
-    char *chain = talloc_strdup(sh->ctx, "");
-
-    for (int i = 0; chain && i < sh->nexpanding; i++)
-        chain = talloc_asprintf_append(chain, "query:%s -> ", sh->expanding[i]);
-    chain = chain ? talloc_asprintf_append(chain, "query:%s", name) : NULL;
-    if (!chain) {
-        maildex__qparse_nomem(p);
-        return;
-    }
-    /* Reported at the query: term of the outermost query, where the user can see it. */
-    maildex__qparse_fail_query(p, node_pos(p, pos), "named query cycle", "%s", chain);
-}
-
-struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    struct maildex__qshared *sh = p->sh;
-    const char *stored = NULL;
-    char *copy;
-    struct maildex__qnode *n;
-
-    for (int i = 0; i < sh->nexpanding; i++) {
-        if (strcmp(sh->expanding[i], t->value) == 0) {
-            fail_cycle(p, t->pos, t->value);
-            return NULL;
-        }
-    }
-    if (sh->opts && sh->opts->lookup)
-        stored = sh->opts->lookup(sh->opts->lookup_data, t->value);
-    if (!stored) {
-        maildex__qparse_fail_query(p, p->base + t->pos, "unknown query", "no query named '%s' (config key query.%s)",
-                                   t->value, t->value);
-        return NULL;
-    }
-    copy = talloc_strdup(sh->ctx, stored);
-    if (!copy) {
-        maildex__qparse_nomem(p);
-        return NULL;
-    }
-    if (sh->nexpanding >= MAILDEX__QUERY_MAX_DEPTH) {
-        maildex__qparse_fail(p, t->pos, "query nested too deeply (more than %d levels)", MAILDEX__QUERY_MAX_DEPTH);
-        return NULL;
-    }
-    sh->expanding[sh->nexpanding++] = t->value;
-    n = nested_parse(p, copy, strlen(copy), 0, node_pos(p, t->pos), t->pos);
-    sh->nexpanding--;
-    /* Errors inside refer to positions in the stored text: say which one. Cycles already name it. */
-    if (!n && sh->error && !sh->nomem && strncmp(sh->error, "named query cycle", 17) != 0) {
-        char *wrapped = talloc_asprintf(sh->ctx, "in query:%s: %s", t->value, sh->error);
-
-        if (wrapped)
-            sh->error = wrapped;
-    }
-    return n;
-}
-
-struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t)
-{
-    /* Positions inside are only approximate when the value held "" escapes. */
-    struct maildex__qparser sub = {.sh = p->sh, .text = t->value, .len = strlen(t->value),
-                                   .base = p->base + t->value_pos, .pos_fixed = p->pos_fixed, .group = t->prefix,
-                                   .stem = true};
-    struct maildex__qnode *n;
-
-    if (!enter(p, t->pos))
-        return NULL;
-    n = parse_text(&sub);
-    leave(p);
-    return n;
-}
-
 /* ---- restarts ---------------------------------------------------------------------------------- */
 
 /* The precedence levels of the grammar, loosest first: an expression of one level is operands of the
@@ -334,7 +218,7 @@ static enum level precedence(enum maildex__qtoken_kind k)
  * its lexer clears the error before such a term, meaning to clear a failed range, and its grammar has
  * been reset by the error. The query starts again after the token that failed, everything before is
  * lost, and notmuch answers `a or or tag:x`, `tag:y or -tag:x` and `-tag:y and tag:x` with tag:x.
- * Notes where parse_text is to parse again, if so: from is the end of the failed token (a sign right
+ * Notes where maildex__qparse_text is to parse again, if so: from is the end of the failed token (a sign right
  * there is dropped, as the reset grammar rejects it in turn). Call before failing. */
 static void note_restart(struct maildex__qparser *p, size_t from)
 {
@@ -385,7 +269,7 @@ static struct maildex__qnode *parse_group(struct maildex__qparser *p, const stru
         snprintf(what, sizeof what, "'%s:('", open->prefix->name);
     else
         snprintf(what, sizeof what, "'('");
-    if (!enter(p, open->pos))
+    if (!maildex__qparse_enter(p, open->pos))
         return NULL;
     if (open->kind == MAILDEX__QT_GROUP)
         p->group = open->prefix;
@@ -393,7 +277,7 @@ static struct maildex__qnode *parse_group(struct maildex__qparser *p, const stru
     n = parse_or(p, open->pos, what);
     p->open_groups--;
     p->group = saved;
-    leave(p);
+    maildex__qparse_leave(p);
     if (n && maildex__qlex_peek(p)->kind == MAILDEX__QT_RPAREN)
         maildex__qlex_advance(p);
     return n;
@@ -821,7 +705,7 @@ static void restart_at(struct maildex__qparser *p, size_t cur, int depth)
  * A failure Xapian forgets (note_restart) parses again from the term it noted; one it calls "parse
  * error" parses the whole text again in plain mode, as Xapian::QueryParser::parse_query retries with
  * no flags. */
-static struct maildex__qnode *parse_text(struct maildex__qparser *p)
+struct maildex__qnode *maildex__qparse_text(struct maildex__qparser *p)
 {
     struct maildex__qshared *sh = p->sh;
     int depth = sh->depth;
@@ -874,7 +758,7 @@ int maildex__query_parse(void *ctx, const char *text, const struct maildex__quer
     if (!local)
         return MAILDEX__QUERY_NOMEM;
     p.len = strlen(p.text);
-    n = parse_text(&p);
+    n = maildex__qparse_text(&p);
     if (sh.nomem) {
         ret = MAILDEX__QUERY_NOMEM;
         goto done;

@@ -1,6 +1,7 @@
 /* query-parser.h: what the query parser's files share, and nobody else sees. query-parse.c holds the
  * grammar, the parse's errors and the tree's nodes; query-lex.c cuts the text into tokens; query-term.c
- * makes the nodes of the tokens that carry values. Nothing here
+ * makes the nodes of the tokens that carry values; query-expand.c parses the texts nested in a query
+ * (thread:{}, query:NAME, from:/subject:"(...)"). Nothing here
  * knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
 #ifndef MAILDEX_QUERY_PARSER_H
 #define MAILDEX_QUERY_PARSER_H
@@ -161,7 +162,7 @@ __attribute__((format(printf, 3, 4))) void maildex__qparse_fail(struct maildex__
                                                                 const char *fmt, ...);
 
 /* A syntax error Xapian's grammar reports as "parse error", which makes QueryParser parse the text again
- * in plain mode (parse_text). The message is only seen if that fails too. */
+ * in plain mode (maildex__qparse_text). The message is only seen if that fails too. */
 __attribute__((format(printf, 3, 4))) void maildex__qparse_fail_retry(struct maildex__qparser *p, size_t pos,
                                                                       const char *fmt, ...);
 
@@ -169,10 +170,22 @@ __attribute__((format(printf, 3, 4))) void maildex__qparse_fail_retry(struct mai
 __attribute__((format(printf, 4, 5))) void maildex__qparse_fail_query(struct maildex__qparser *p, size_t abs_pos,
                                                                       const char *what, const char *fmt, ...);
 
+/* One nesting level deeper (a group or a nested parse at pos): false, with a failure, beyond
+ * MAILDEX__QUERY_MAX_DEPTH. leave comes back up. */
+bool maildex__qparse_enter(struct maildex__qparser *p, size_t pos);
+void maildex__qparse_leave(struct maildex__qparser *p);
+
 /* ---- query-parse.c: nodes ----------------------------------------------------------------------- */
+
+/* The position in the outermost text of pos in the parser's text (the query: term's, inside an expansion). */
+size_t maildex__qparse_node_pos(const struct maildex__qparser *p, size_t pos);
 
 /* A node of kind at pos in the parser's text (or at the parser's fixed position). */
 struct maildex__qnode *maildex__qparse_node(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos);
+
+/* A node of kind (NOT or THREAD) whose one child is child; pos as for maildex__qparse_node. */
+struct maildex__qnode *maildex__qparse_parent(struct maildex__qparser *p, enum maildex__qkind kind, size_t pos,
+                                              struct maildex__qnode *child);
 
 /* Appends n to v, growing it on the parse's context. */
 bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, struct maildex__qnode *n);
@@ -182,7 +195,12 @@ bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, s
 struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum maildex__qkind kind,
                                                struct maildex__qvec *v);
 
-/* ---- query-parse.c: nested parses --------------------------------------------------------------- */
+/* ---- query-parse.c: the grammar ----------------------------------------------------------------- */
+
+/* Parses the parser's whole text (a query, or a nested query's text) into a tree; NULL on failure. */
+struct maildex__qnode *maildex__qparse_text(struct maildex__qparser *p);
+
+/* ---- query-expand.c ----------------------------------------------------------------------------- */
 
 /* thread:{subquery} (a THREAD node over the subquery's tree), or thread:ID (a term). */
 struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t);
