@@ -349,10 +349,9 @@ enum maildex__qtoken_kind maildex__qlex_operator_kind(const char *s, size_t n)
 }
 
 /* A bare word: one Xapian term (term_end), so the punctuation after it separates it from the next token
- * (`a,tag:x` is `a` and tag:x, `plan*and` is plan and), or, when it holds `..`, everything up to
- * whitespace, a parenthesis or a quote, which Xapian tries as a range. Its first letters are an operator
- * even with a sign (the caller makes the sign a MAILDEX__QT_SIGN) or a `*` after them (`AND*`), but not in plain
- * mode. */
+ * (`a,tag:x` is `a` and tag:x, `plan*and` is plan and), or, when it holds `..`, everything up to whitespace,
+ * a parenthesis or a quote, which Xapian tries as a range. Its first letters are an operator even with a sign
+ * (the caller makes the sign a MAILDEX__QT_SIGN) or a `*` after them (`AND*`), but not in plain mode. */
 static bool lex_word(struct maildex__qparser *p, struct maildex__qtoken *t)
 {
     size_t start = p->cur, i = start;

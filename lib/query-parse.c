@@ -6,20 +6,13 @@
  * per prefix name and the groups ANDed (`tag:a from:b tag:c` = `(tag:a OR tag:c) AND from:b`). It must not
  * interpret values (dates, regexes, words) beyond splitting them off the query text, touch the store, or
  * recurse without bound: every nesting (parentheses, prefix groups, thread:{}, query:) counts
- * towards MAILDEX__QUERY_MAX_DEPTH, and long flat queries are handled with loops.
- *
- * The lexer (query-lex.c) splits the values off. Beyond the lexer's exceptions, one more is Xapian syntax
- * rather than meaning: a quoted from:/subject: value in parentheses is a query of its own with that
- * default prefix (`subject:"(review or plan)"`), as notmuch's field processors read it.
+ * towards MAILDEX__QUERY_MAX_DEPTH, and long flat queries are handled with loops. This file holds the
+ * grammar, the parse's errors and its nodes; the parts it calls are listed in query-parser.h.
  *
  * Malformed queries are read as Xapian 1.4 reads them (doc/query-syntax.md, "Malformed queries"): an
- * unclosed '(' or '"' is closed at the end, and a '(' or '"' that opens nothing (at the end, `()`,
- * `""`, a '(' stuck to a word) is dropped. A query Xapian's grammar rejects with "parse error" (an
- * unmatched ')', an empty group or phrase, only excluded terms, a sign with no term) is parsed again in
- * plain mode, as QueryParser::parse_query does: every word a term; operators, parentheses, quotes,
- * signs and wildcards are ignored, but prefixes that notmuch registers as boolean or with a field
- * processor keep their values. An operator missing an operand stays an error, as there ("Syntax:
- * <expression> AND <expression>"), unless Xapian forgets it and restarts (note_restart).
+ * unclosed '(' or '"' is closed at the end, and a '(' or '"' that opens nothing is dropped (query-lex.c).
+ * Where Xapian forgets a failure and restarts, or parses the text again in plain mode, is decided in
+ * query-recover.c; maildex__qparse_text does the parsing again.
  *
  * Deliberate differences from notmuch: `prefix:(...)` groups apply the prefix to every word inside and
  * work for boolean prefixes too (Xapian gives only the first word the prefix, and reads `tag:(a` as the
@@ -202,60 +195,9 @@ struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum 
     return n;
 }
 
-/* ---- restarts ---------------------------------------------------------------------------------- */
-
-/* The precedence levels of the grammar, loosest first: an expression of one level is operands of the
- * next joined by its operators (`and` and `not` share one), and the last is [not] run. */
-enum level { LEVEL_OR = 1, LEVEL_XOR, LEVEL_AND, LEVEL_UNARY };
-
-static enum level precedence(enum maildex__qtoken_kind k)
-{
-    return k == MAILDEX__QT_OR ? LEVEL_OR : k == MAILDEX__QT_XOR ? LEVEL_XOR : LEVEL_AND;
-}
-
-/* Xapian (1.4) forgets a syntax error raised while it reads an operator or a sign if the same lexer
- * step goes on (through more operators and signs) to a term with a prefix notmuch registers as boolean:
- * its lexer clears the error before such a term, meaning to clear a failed range, and its grammar has
- * been reset by the error. The query starts again after the token that failed, everything before is
- * lost, and notmuch answers `a or or tag:x`, `tag:y or -tag:x` and `-tag:y and tag:x` with tag:x.
- * Notes where maildex__qparse_text is to parse again, if so: from is the end of the failed token (a sign right
- * there is dropped, as the reset grammar rejects it in turn). Call before failing. */
-static void note_restart(struct maildex__qparser *p, size_t from)
-{
-    size_t i = from, start;
-    const struct maildex__qprefix *pf;
-
-    if (p->sh->failed || p->plain)
-        return;
-    for (;;) {
-        size_t end;
-
-        while (i < p->len && maildex__qis_space(p->text[i]))
-            i++;
-        if (i + 1 < p->len && strchr("+-", p->text[i]) && !strchr(" \t\n\r\f\v+-", p->text[i + 1])) {
-            i++;
-            break;
-        }
-        for (end = i; end < p->len && maildex__qword_at(p->text, end, p->len); end++)
-            ;
-        if (end == i || maildex__qlex_operator_kind(p->text + i, end - i) == MAILDEX__QT_WORD)
-            break;
-        i = end;
-    }
-    pf = maildex__qlex_boolean_term_at(p, i);
-    if (!pf || (pf->field == MAILDEX__QF_DATE && maildex__qlex_range_at(p, i, NULL) > 0))
-        return;
-    for (start = from; start < p->len && maildex__qis_space(p->text[start]); start++)
-        ;
-    p->sh->restart = p->text[start] == '+' || p->text[start] == '-' ? start + 1 : start;
-    p->sh->restart_groups = p->open_groups;
-}
-
 /* ---- grammar ------------------------------------------------------------------------------------ */
 
 static struct maildex__qnode *parse_or(struct maildex__qparser *p, size_t open_pos, const char *open_what);
-static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level level,
-                                          const struct maildex__qtoken *after, bool *empty);
 
 /* ( ... ) or prefix:( ... ); the opening token has been consumed. A group still open at the end of the
  * text is closed there, as Xapian closes it. */
@@ -366,7 +308,7 @@ static struct maildex__qnode *combine_items(struct maildex__qparser *p, struct i
         positive |= it->v[i].sign != '-';
     if (!positive) {
         if (maildex__qis_operator(maildex__qlex_peek(p)->kind))
-            note_restart(p, maildex__qlex_peek(p)->end);
+            maildex__qrecover_note_restart(p, maildex__qlex_peek(p)->end);
         maildex__qparse_fail_retry(p, pos, "nothing to exclude from (a query of '-' terms only)");
         return NULL;
     }
@@ -407,65 +349,6 @@ static struct maildex__qnode *combine_items(struct maildex__qparser *p, struct i
         out.v[groups[g].slot] = n;
     }
     return maildex__qparse_combine(p, MAILDEX__Q_AND, &out);
-}
-
-/* The operator at maildex__qlex_peek(p) (`and`, `or`, `xor`) has no left operand. Xapian takes it all the same and
- * fails only when it combines it, after its right operand: at the next operator that binds no tighter
- * (where it may restart, note_restart), a ')' or the end. */
-static void fail_missing_left(struct maildex__qparser *p)
-{
-    struct maildex__qtoken op = *maildex__qlex_peek(p);
-    const struct maildex__qtoken *next;
-    bool e;
-
-    maildex__qlex_advance(p);
-    parse_level(p, precedence(op.kind) + 1, &op, &e);
-    next = maildex__qlex_peek(p);
-    if (p->sh->failed)
-        return;
-    if (e && maildex__qis_operator(next->kind) && next->kind != MAILDEX__QT_NOT &&
-        precedence(next->kind) > precedence(op.kind)) {
-        fail_missing_left(p); /* that one has no left operand either */
-        return;
-    }
-    if (maildex__qis_operator(next->kind) && precedence(next->kind) <= precedence(op.kind))
-        note_restart(p, next->end);
-    maildex__qparse_fail(p, op.pos, "expected a term before '%.*s'", (int) (op.end - op.pos), p->text + op.pos);
-}
-
-/* op has no right operand. When that is because another operator follows, Xapian finds out while
- * reading that operator if it binds no tighter (`a or or`, `a and or`, `not not`), and may restart
- * after it (note_restart); one that binds tighter has no left operand (fail_missing_left). */
-static void fail_after(struct maildex__qparser *p, const struct maildex__qtoken *op)
-{
-    const struct maildex__qtoken *next = maildex__qlex_peek(p);
-
-    if (maildex__qis_operator(next->kind) && next->kind != MAILDEX__QT_NOT &&
-        precedence(next->kind) > precedence(op->kind)) {
-        fail_missing_left(p);
-        return;
-    }
-    if (maildex__qis_operator(next->kind) && precedence(next->kind) <= precedence(op->kind))
-        note_restart(p, next->end);
-    maildex__qparse_fail(p, next->pos, "expected a term after '%.*s'", (int) (op->end - op->pos), p->text + op->pos);
-}
-
-/* A sign with no term to take it (`a -)`, `-not a`, `-'`): Xapian's grammar has LOVE or HATE with
- * nothing after it, a parse error, found at the next token (and a restart after it if it is an
- * operator). A `-` whose term is missing right after `and` is reported as Xapian reports it, as `and`
- * missing its operand. */
-static void fail_sign(struct maildex__qparser *p, const struct maildex__qtoken *t, const struct maildex__qtoken *after,
-                      bool excluding)
-{
-    if (excluding) {
-        fail_after(p, after);
-        return;
-    }
-    if (maildex__qis_operator(maildex__qlex_peek(p)->kind))
-        note_restart(p, maildex__qlex_peek(p)->end);
-    else if (maildex__qlex_peek(p)->sign)
-        note_restart(p, maildex__qlex_peek(p)->pos); /* found at a second sign, which goes on to its term */
-    maildex__qparse_fail_retry(p, t->pos, "'%c' with no term after it", t->sign);
 }
 
 /* Is text[from, to) whitespace only? A sign right after an operator is Xapian's HATE_AFTER_AND only when
@@ -537,7 +420,7 @@ static struct maildex__qnode *parse_seq(struct maildex__qparser *p, const struct
 
     *empty = true;
     if (excluding && after->kind != MAILDEX__QT_AND) {
-        note_restart(p, maildex__qlex_peek(p)->pos);
+        maildex__qrecover_note_restart(p, maildex__qlex_peek(p)->pos);
         maildex__qparse_fail(p, maildex__qlex_peek(p)->pos, "'-' cannot follow '%.*s' (use 'and -' or 'and not')",
                              (int) (after->end - after->pos), p->text + after->pos);
         return NULL;
@@ -553,7 +436,7 @@ static struct maildex__qnode *parse_seq(struct maildex__qparser *p, const struct
             break;
         maildex__qlex_advance(p);
         if (t.kind == MAILDEX__QT_SIGN) {
-            fail_sign(p, &t, after, head && excluding);
+            maildex__qrecover_fail_sign(p, &t, after, head && excluding);
             return NULL;
         }
         if (head && excluding)
@@ -563,7 +446,7 @@ static struct maildex__qnode *parse_seq(struct maildex__qparser *p, const struct
         if (n && group)
             n = detached_group(p, n, &t);
         if (!p->sh->failed && t.sign && !signable(n, key))
-            fail_sign(p, &t, after, false);
+            maildex__qrecover_fail_sign(p, &t, after, false);
         if (p->sh->failed)
             return NULL;
         if (n && !items_push(p, &it, n, key, t.sign))
@@ -588,7 +471,7 @@ static struct maildex__qnode *parse_unary(struct maildex__qparser *p, const stru
     if (t.kind != MAILDEX__QT_NOT)
         return parse_seq(p, after, empty);
     if (after && after->kind == MAILDEX__QT_NOT) {
-        fail_after(p, after);
+        maildex__qrecover_fail_after(p, after);
         return NULL;
     }
     maildex__qlex_advance(p);
@@ -597,25 +480,24 @@ static struct maildex__qnode *parse_unary(struct maildex__qparser *p, const stru
     if (p->sh->failed)
         return NULL;
     if (e) {
-        fail_after(p, &t);
+        maildex__qrecover_fail_after(p, &t);
         return NULL;
     }
     return wrap_not(p, child);
 }
 
-/* An expression of level: operands of the next level joined by level's operators (`a not b` is a and not
- * b), or at LEVEL_UNARY [not] run. after as for parse_seq. */
-static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level level,
-                                          const struct maildex__qtoken *after, bool *empty)
+struct maildex__qnode *maildex__qparse_level(struct maildex__qparser *p, enum maildex__qlevel level,
+                                             const struct maildex__qtoken *after, bool *empty)
 {
-    static const enum maildex__qkind kinds[] = {
-        [LEVEL_OR] = MAILDEX__Q_OR, [LEVEL_XOR] = MAILDEX__Q_XOR, [LEVEL_AND] = MAILDEX__Q_AND};
+    static const enum maildex__qkind kinds[] = {[MAILDEX__QLEVEL_OR] = MAILDEX__Q_OR,
+                                                [MAILDEX__QLEVEL_XOR] = MAILDEX__Q_XOR,
+                                                [MAILDEX__QLEVEL_AND] = MAILDEX__Q_AND};
     struct maildex__qvec v = {0};
     struct maildex__qnode *x;
 
-    if (level == LEVEL_UNARY)
+    if (level == MAILDEX__QLEVEL_UNARY)
         return parse_unary(p, after, empty);
-    x = parse_level(p, level + 1, after, empty);
+    x = maildex__qparse_level(p, level + 1, after, empty);
     if (!x || !maildex__qparse_push(p, &v, x))
         return NULL;
     for (;;) {
@@ -624,14 +506,14 @@ static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level
 
         if (p->sh->failed)
             return NULL;
-        if (!maildex__qis_operator(t.kind) || precedence(t.kind) != level)
+        if (!maildex__qis_operator(t.kind) || maildex__qprecedence(t.kind) != level)
             break;
         maildex__qlex_advance(p);
-        x = parse_level(p, level + 1, &t, &e);
+        x = maildex__qparse_level(p, level + 1, &t, &e);
         if (p->sh->failed)
             return NULL;
         if (e) {
-            fail_after(p, &t);
+            maildex__qrecover_fail_after(p, &t);
             return NULL;
         }
         if (t.kind == MAILDEX__QT_NOT)
@@ -642,33 +524,15 @@ static struct maildex__qnode *parse_level(struct maildex__qparser *p, enum level
     return maildex__qparse_combine(p, kinds[level], &v);
 }
 
-/* What an expression with no term is: an operator missing its left operand is an error; an empty group
- * (`(())`, `(*)`) or a ')' with no '(' is Xapian's parse error; at the top, nothing left after the
- * dropped punctuation (`(`, `'`, `-`) is a query that matches nothing. */
-static struct maildex__qnode *empty_expression(struct maildex__qparser *p, size_t open_pos, const char *open_what)
-{
-    struct maildex__qtoken t = *maildex__qlex_peek(p);
-
-    if (maildex__qis_operator(t.kind))
-        fail_missing_left(p);
-    else if (open_pos != MAILDEX__NO_POS)
-        maildex__qparse_fail_retry(p, open_pos, "nothing inside %s", open_what);
-    else if (t.kind == MAILDEX__QT_RPAREN)
-        maildex__qparse_fail_retry(p, t.pos, "unmatched ')'");
-    else
-        return maildex__qparse_node(p, MAILDEX__Q_NONE, 0);
-    return NULL;
-}
-
 /* A whole expression, at the top (open_pos MAILDEX__NO_POS) or inside a group opened at open_pos. */
 static struct maildex__qnode *parse_or(struct maildex__qparser *p, size_t open_pos, const char *open_what)
 {
     bool empty;
-    struct maildex__qnode *n = parse_level(p, LEVEL_OR, NULL, &empty);
+    struct maildex__qnode *n = maildex__qparse_level(p, MAILDEX__QLEVEL_OR, NULL, &empty);
 
     if (p->sh->failed)
         return NULL;
-    return empty ? empty_expression(p, open_pos, open_what) : n;
+    return empty ? maildex__qrecover_empty(p, open_pos, open_what) : n;
 }
 
 static struct maildex__qnode *parse_expression(struct maildex__qparser *p)
@@ -701,9 +565,9 @@ static void restart_at(struct maildex__qparser *p, size_t cur, int depth)
     p->open_quote = false;
 }
 
-/* A complete query text: exactly "" or "*" matches everything (notmuch's rule; " " matches nothing).
- * A failure Xapian forgets (note_restart) parses again from the term it noted; one it calls "parse
- * error" parses the whole text again in plain mode, as Xapian::QueryParser::parse_query retries with
+/* A complete query text: exactly "" or "*" matches everything (notmuch's rule; " " matches nothing). A
+ * failure Xapian forgets (maildex__qrecover_note_restart) parses again from the term it noted; one it calls
+ * "parse error" parses the whole text again in plain mode, as Xapian::QueryParser::parse_query retries with
  * no flags. */
 struct maildex__qnode *maildex__qparse_text(struct maildex__qparser *p)
 {

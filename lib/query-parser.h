@@ -1,8 +1,8 @@
-/* query-parser.h: what the query parser's files share, and nobody else sees. query-parse.c holds the
- * grammar, the parse's errors and the tree's nodes; query-lex.c cuts the text into tokens; query-term.c
- * makes the nodes of the tokens that carry values; query-expand.c parses the texts nested in a query
- * (thread:{}, query:NAME, from:/subject:"(...)"). Nothing here
- * knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
+/* query-parser.h: what the query parser's files share, and nobody else sees. query-lex.c cuts the text
+ * into tokens; query-term.c makes the nodes of the tokens that carry values; query-expand.c parses the
+ * texts nested in a query (thread:{}, query:NAME, from:/subject:"(...)"); query-parse.c holds the grammar,
+ * the parse's errors and the tree's nodes; query-recover.c decides how a malformed query fails. Nothing
+ * here knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
 #ifndef MAILDEX_QUERY_PARSER_H
 #define MAILDEX_QUERY_PARSER_H
 
@@ -77,7 +77,7 @@ struct maildex__qshared {
     const struct maildex__query_options *opts;
     bool failed, nomem;
     bool retry; /* the failure is one Xapian calls "parse error": parse the text again in plain mode */
-    size_t restart;     /* MAILDEX__NO_POS, or where Xapian forgets the failure and parses again (note_restart) */
+    size_t restart; /* MAILDEX__NO_POS, or where Xapian parses again (maildex__qrecover_note_restart) */
     int restart_groups; /* groups open at restart */
     char *error;
     int depth;
@@ -108,7 +108,7 @@ struct maildex__qvec {
     size_t n, cap;
 };
 
-/* ---- characters --------------------------------------------------------------------------------- */
+/* ---- characters and operators ------------------------------------------------------------------- */
 
 static inline bool maildex__qis_space(char c)
 {
@@ -146,11 +146,48 @@ static inline bool maildex__qword_at(const char *s, size_t i, size_t len)
     return maildex__qis_word_byte(s[i]) && !maildex__qdquote_len(s, i, len);
 }
 
+/* The precedence levels of the grammar, loosest first: an expression of one level is operands of the
+ * next joined by its operators (`and` and `not` share one), and the last is [not] run. */
+enum maildex__qlevel { MAILDEX__QLEVEL_OR = 1, MAILDEX__QLEVEL_XOR, MAILDEX__QLEVEL_AND, MAILDEX__QLEVEL_UNARY };
+
+/* The level of an operator (and, or, xor, not). */
+static inline enum maildex__qlevel maildex__qprecedence(enum maildex__qtoken_kind k)
+{
+    return k == MAILDEX__QT_OR ? MAILDEX__QLEVEL_OR : k == MAILDEX__QT_XOR ? MAILDEX__QLEVEL_XOR : MAILDEX__QLEVEL_AND;
+}
+
 /* and, or, xor, not */
 static inline bool maildex__qis_operator(enum maildex__qtoken_kind k)
 {
     return k == MAILDEX__QT_AND || k == MAILDEX__QT_OR || k == MAILDEX__QT_XOR || k == MAILDEX__QT_NOT;
 }
+
+/* ---- query-lex.c -------------------------------------------------------------------------------- */
+
+/* One side of a legacy range: digits with an optional sign and fraction (Xapian reads the sides with
+ * strtod). */
+bool maildex__qlex_read_number(const char *s, size_t n, double *out);
+
+/* Xapian tries the word at every step of its lexer (a token or a punctuation mark, outside quotes) as a
+ * range first: the text up to whitespace or '(' holding `..`, the upper side running to whitespace or
+ * ')'. Returns 0 when it is none (or `..` alone, which Xapian drops), 1 for a range notmuch's
+ * processors take (date:, lastmod:, numbers: the legacy range of seconds), -1 for one they do not
+ * ("Unknown range operation"); *pending (if not NULL) is then set if the lower side holds ':' after its
+ * first byte, an error Xapian forgets if the same lexer step reaches a boolean-prefixed term (`tag:a..b`
+ * is the tag "a..b"). */
+int maildex__qlex_range_at(struct maildex__qparser *p, size_t i, bool *pending);
+
+/* MAILDEX__QT_AND, _OR, _XOR or _NOT if s[0, n) is that operator (in any case), else MAILDEX__QT_WORD. */
+enum maildex__qtoken_kind maildex__qlex_operator_kind(const char *s, size_t n);
+
+/* A term at i with a prefix notmuch registers as boolean (all grouped ones but lastmod:, a range), which
+ * Xapian reads as a boolean filter; NULL if there is none. */
+const struct maildex__qprefix *maildex__qlex_boolean_term_at(const struct maildex__qparser *p, size_t i);
+
+/* The next token, lexed once (a token that fails to lex fails the parse and reads as MAILDEX__QT_EOF);
+ * advance moves past it. */
+const struct maildex__qtoken *maildex__qlex_peek(struct maildex__qparser *p);
+void maildex__qlex_advance(struct maildex__qparser *p);
 
 /* ---- query-parse.c: errors ---------------------------------------------------------------------- */
 
@@ -200,16 +237,10 @@ struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum 
 /* Parses the parser's whole text (a query, or a nested query's text) into a tree; NULL on failure. */
 struct maildex__qnode *maildex__qparse_text(struct maildex__qparser *p);
 
-/* ---- query-expand.c ----------------------------------------------------------------------------- */
-
-/* thread:{subquery} (a THREAD node over the subquery's tree), or thread:ID (a term). */
-struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t);
-
-/* query:NAME: the tree of the named query's text, or an error for an unknown or cyclic one. */
-struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const struct maildex__qtoken *t);
-
-/* A quoted from:/subject: value in parentheses, parsed as a query with that default prefix. */
-struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t);
+/* An expression of level: operands of the next level joined by level's operators (`a not b` is a and not
+ * b), or at MAILDEX__QLEVEL_UNARY [not] run. after as for parse_seq. */
+struct maildex__qnode *maildex__qparse_level(struct maildex__qparser *p, enum maildex__qlevel level,
+                                             const struct maildex__qtoken *after, bool *empty);
 
 /* ---- query-term.c ------------------------------------------------------------------------------- */
 
@@ -233,31 +264,43 @@ struct maildex__qnode *maildex__qterm_free_word(struct maildex__qparser *p, cons
 /* A "phrase" with no prefix. */
 struct maildex__qnode *maildex__qterm_free_phrase(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
-/* ---- query-lex.c -------------------------------------------------------------------------------- */
+/* ---- query-expand.c ----------------------------------------------------------------------------- */
 
-/* One side of a legacy range: digits with an optional sign and fraction (Xapian reads the sides with
- * strtod). */
-bool maildex__qlex_read_number(const char *s, size_t n, double *out);
+/* thread:{subquery} (a THREAD node over the subquery's tree), or thread:ID (a term). */
+struct maildex__qnode *maildex__qexpand_thread(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
-/* Xapian tries the word at every step of its lexer (a token or a punctuation mark, outside quotes) as a
- * range first: the text up to whitespace or '(' holding `..`, the upper side running to whitespace or
- * ')'. Returns 0 when it is none (or `..` alone, which Xapian drops), 1 for a range notmuch's
- * processors take (date:, lastmod:, numbers: the legacy range of seconds), -1 for one they do not
- * ("Unknown range operation"); *pending (if not NULL) is then set if the lower side holds ':' after its
- * first byte, an error Xapian forgets if the same lexer step reaches a boolean-prefixed term (`tag:a..b`
- * is the tag "a..b"). */
-int maildex__qlex_range_at(struct maildex__qparser *p, size_t i, bool *pending);
+/* query:NAME: the tree of the named query's text, or an error for an unknown or cyclic one. */
+struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
-/* MAILDEX__QT_AND, _OR, _XOR or _NOT if s[0, n) is that operator (in any case), else MAILDEX__QT_WORD. */
-enum maildex__qtoken_kind maildex__qlex_operator_kind(const char *s, size_t n);
+/* A quoted from:/subject: value in parentheses, parsed as a query with that default prefix. */
+struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
-/* A term at i with a prefix notmuch registers as boolean (all grouped ones but lastmod:, a range), which
- * Xapian reads as a boolean filter; NULL if there is none. */
-const struct maildex__qprefix *maildex__qlex_boolean_term_at(const struct maildex__qparser *p, size_t i);
+/* ---- query-recover.c ---------------------------------------------------------------------------- */
 
-/* The next token, lexed once (a token that fails to lex fails the parse and reads as MAILDEX__QT_EOF);
- * advance moves past it. */
-const struct maildex__qtoken *maildex__qlex_peek(struct maildex__qparser *p);
-void maildex__qlex_advance(struct maildex__qparser *p);
+/* Xapian (1.4) forgets a syntax error raised while it reads an operator or a sign if the same lexer step goes
+ * on (through more operators and signs) to a term with a prefix notmuch registers as boolean: its lexer
+ * clears the error before such a term, meaning to clear a failed range, and its grammar has been reset by the
+ * error. The query starts again after the token that failed, everything before is lost, and notmuch answers
+ * `a or or tag:x`, `tag:y or -tag:x` and `-tag:y and tag:x` with tag:x. Notes where maildex__qparse_text is
+ * to parse again, if so: from is the end of the failed token (a sign right there is dropped, as the reset
+ * grammar rejects it in turn). Call before failing. */
+void maildex__qrecover_note_restart(struct maildex__qparser *p, size_t from);
+
+/* op has no right operand. When that is because another operator follows, Xapian finds out while reading that
+ * operator if it binds no tighter (`a or or`, `a and or`, `not not`), and may restart after it
+ * (maildex__qrecover_note_restart); one that binds tighter has no left operand (fail_missing_left). */
+void maildex__qrecover_fail_after(struct maildex__qparser *p, const struct maildex__qtoken *op);
+
+/* A sign with no term to take it (`a -)`, `-not a`, `-'`): Xapian's grammar has LOVE or HATE with
+ * nothing after it, a parse error, found at the next token (and a restart after it if it is an
+ * operator). A `-` whose term is missing right after `and` is reported as Xapian reports it, as `and`
+ * missing its operand. */
+void maildex__qrecover_fail_sign(struct maildex__qparser *p, const struct maildex__qtoken *t,
+                                 const struct maildex__qtoken *after, bool excluding);
+
+/* What an expression with no term is: an operator missing its left operand is an error; an empty group
+ * (`(())`, `(*)`) or a ')' with no '(' is Xapian's parse error; at the top, nothing left after the
+ * dropped punctuation (`(`, `'`, `-`) is a query that matches nothing. */
+struct maildex__qnode *maildex__qrecover_empty(struct maildex__qparser *p, size_t open_pos, const char *open_what);
 
 #endif
