@@ -1,65 +1,24 @@
 /* The S-expression rendering of a query tree (lib/query.h), maildex__qnode_to_string, which the parser's
  * unit tests compare and its fuzzer runs on every tree. It is for tests and debugging only: it must not
  * be used for SQL or for anything a user sees (the planner reads the tree itself), nor depend on the
- * parser's internals. */
+ * parser's internals. Like GLib's containers elsewhere in lib/, its GString aborts when out of memory. */
 #include "query.h"
 
-#include <stdbool.h>
-#include <stdio.h>
-#include <string.h>
+#include <glib.h>
 #include <talloc.h>
 
-struct buf {
-    char *s;
-    size_t len, cap;
-    bool nomem;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
+static void put_string(GString *b, const char *s)
 {
-    if (b->nomem)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        char *ns;
-
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        ns = talloc_realloc(NULL, b->s, char, cap);
-        if (!ns) {
-            b->nomem = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void puts_(struct buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-static void put_string(struct buf *b, const char *s)
-{
-    put(b, "\"", 1);
+    g_string_append_c(b, '"');
     for (; *s; s++) {
-        char esc[8];
-
-        if (*s == '"' || *s == '\\') {
-            esc[0] = '\\', esc[1] = *s;
-            put(b, esc, 2);
-        } else if ((unsigned char) *s < 0x20) {
-            snprintf(esc, sizeof esc, "\\x%02x", (unsigned) (unsigned char) *s);
-            puts_(b, esc);
-        } else {
-            put(b, s, 1);
-        }
+        if (*s == '"' || *s == '\\')
+            g_string_append_c(b, '\\');
+        if ((unsigned char) *s < 0x20)
+            g_string_append_printf(b, "\\x%02x", (unsigned) (unsigned char) *s);
+        else
+            g_string_append_c(b, *s);
     }
-    put(b, "\"", 1);
+    g_string_append_c(b, '"');
 }
 
 static const char *field_name(enum maildex__qfield f)
@@ -75,7 +34,7 @@ static const char *field_name(enum maildex__qfield f)
     return (unsigned) f < sizeof names / sizeof names[0] && names[f] ? names[f] : "?";
 }
 
-static void render(struct buf *b, const struct maildex__qnode *n)
+static void render(GString *b, const struct maildex__qnode *n)
 {
     static const struct {
         unsigned flag;
@@ -89,33 +48,32 @@ static void render(struct buf *b, const struct maildex__qnode *n)
         [MAILDEX__Q_TERM] = "(",   [MAILDEX__Q_THREAD] = "(thread-of",
     };
 
-    puts_(b, (unsigned) n->kind < sizeof kinds / sizeof kinds[0] ? kinds[n->kind] : "(?");
+    g_string_append(b, (unsigned) n->kind < sizeof kinds / sizeof kinds[0] ? kinds[n->kind] : "(?");
     if (n->kind == MAILDEX__Q_TERM) {
-        puts_(b, field_name(n->field));
-        put(b, " ", 1);
+        g_string_append(b, field_name(n->field));
+        g_string_append_c(b, ' ');
         put_string(b, n->value ? n->value : "");
         for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
             if (n->flags & flags[i].flag)
-                puts_(b, flags[i].name);
+                g_string_append(b, flags[i].name);
     }
     for (size_t i = 0; i < n->nchildren; i++) {
-        put(b, " ", 1);
+        g_string_append_c(b, ' ');
         render(b, n->children[i]);
     }
-    put(b, ")", 1);
+    g_string_append_c(b, ')');
 }
 
 char *maildex__qnode_to_string(void *ctx, const struct maildex__qnode *n)
 {
-    struct buf b = {0};
-    char *s = NULL;
+    GString *b = g_string_new(NULL);
+    char *s;
 
     if (n)
-        render(&b, n);
+        render(b, n);
     else
-        puts_(&b, "nil");
-    if (!b.nomem)
-        s = talloc_strndup(ctx, b.s, b.len);
-    talloc_free(b.s);
+        g_string_append(b, "nil");
+    s = talloc_strndup(ctx, b->str, b->len);
+    g_string_free(b, TRUE);
     return s;
 }
