@@ -179,32 +179,33 @@ static bool valid_time(int64_t h, int64_t m, int64_t s)
     return h >= 0 && h <= 23 && m >= 0 && m <= 59 && s >= 0 && s <= 59;
 }
 
-#define KEEP (-1) /* set_time / set_date: leave this field alone */
+#define KEEP (-1) /* set_fields, set_time, set_date: leave this field alone */
 
-static int set_time(parse_t *p, int64_t h, int64_t m, int64_t s)
+/* Sets fields[i] to values[i] in order, but those whose value is KEEP; stops at the first error. */
+static int set_fields(parse_t *p, const enum field *fields, const int64_t *values, size_t n)
 {
     int r = 0;
 
-    if (h != KEEP && (r = set_field(p, F_HOUR, h)))
-        return r;
-    if (m != KEEP && (r = set_field(p, F_MIN, m)))
-        return r;
-    if (s != KEEP && (r = set_field(p, F_SEC, s)))
-        return r;
-    return 0;
+    for (size_t i = 0; i < n && !r; i++)
+        if (values[i] != KEEP)
+            r = set_field(p, fields[i], values[i]);
+    return r;
+}
+
+static int set_time(parse_t *p, int64_t h, int64_t m, int64_t s)
+{
+    static const enum field fields[] = {F_HOUR, F_MIN, F_SEC};
+    const int64_t values[] = {h, m, s};
+
+    return set_fields(p, fields, values, G_N_ELEMENTS(fields));
 }
 
 static int set_date(parse_t *p, int64_t y, int64_t m, int64_t d)
 {
-    int r = 0;
+    static const enum field fields[] = {F_YEAR, F_MON, F_MDAY};
+    const int64_t values[] = {y, m, d};
 
-    if (y != KEEP && (r = set_field(p, F_YEAR, y)))
-        return r;
-    if (m != KEEP && (r = set_field(p, F_MON, m)))
-        return r;
-    if (d != KEEP && (r = set_field(p, F_MDAY, d)))
-        return r;
-    return 0;
+    return set_fields(p, fields, values, G_N_ELEMENTS(fields));
 }
 
 static int set_zone(parse_t *p, char sign, int64_t h, int64_t m)
@@ -501,13 +502,12 @@ static int64_t read_digits(const char *s, const char **end, int *len)
 static int set_epoch(parse_t *p, int64_t v)
 {
     static const enum field order[] = {F_SEC, F_MIN, F_HOUR, F_MDAY, F_MON, F_YEAR};
-    civil_t c;
-    int64_t val[G_N_ELEMENTS(order)];
+    civil_t c = {0};
     int r = civil_from_unix(v, &c, NULL);
+    const int64_t values[] = {c.sec, c.min, c.hour, c.mday, c.mon, c.year};
 
-    val[0] = c.sec, val[1] = c.min, val[2] = c.hour, val[3] = c.mday, val[4] = c.mon, val[5] = c.year;
-    for (size_t i = 0; i < G_N_ELEMENTS(order) && !r; i++)
-        r = set_field(p, order[i], val[i]);
+    if (!r)
+        r = set_fields(p, order, values, G_N_ELEMENTS(order));
     return r ? r : set_field(p, F_TZ, 0);
 }
 
