@@ -1,5 +1,6 @@
 /* Date expressions for `date:`: a re-implementation of notmuch's parse_time_string() that keeps its grammar,
- * its quirks and its rounding, with GLib doing the calendar (month lengths, leap years, weekdays, time zones).
+ * its quirks and its rounding, with GLib doing the calendar (parse-time-calendar.c: month lengths, leap
+ * years, weekdays, time zones).
  *
  * Two phases, as in notmuch. Reading (read_input) walks the text left to right and records which fields it
  * saw: absolute ones (second … year, weekday, am/pm, zone) may be given once, relative ones accumulate. A bare
@@ -13,6 +14,7 @@
  * This file must not know the query language beyond the `X..Y` range form, and must never crash, hang
  * or overflow on any input: every number is bounded before it is used. */
 #include "parse-time.h"
+#include "parse-time-calendar.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -61,13 +63,7 @@ typedef struct {
     } held;
 } parse_t;
 
-/* A broken-down wall-clock time whose fields may be out of range (mktime's struct tm, in int64_t). */
-typedef struct {
-    int64_t year, mon, mday, hour, min, sec; /* mon 1-based */
-} civil_t;
-
 static int resolve_held(parse_t *p);
-static int civil_from_unix(int64_t x, civil_t *c, int *wday);
 
 static bool is_set(const parse_t *p, enum field f)
 {
@@ -502,8 +498,8 @@ static int64_t read_digits(const char *s, const char **end, int *len)
 static int set_epoch(parse_t *p, int64_t v)
 {
     static const enum field order[] = {F_SEC, F_MIN, F_HOUR, F_MDAY, F_MON, F_YEAR};
-    civil_t c = {0};
-    int r = civil_from_unix(v, &c, NULL);
+    maildex__civil_t c = {0};
+    int r = maildex__civil_from_unix(v, &c, NULL);
     const int64_t values[] = {c.sec, c.min, c.hour, c.mday, c.mon, c.year};
 
     if (!r)
@@ -630,125 +626,26 @@ static int read_input(parse_t *p, const char *s)
 
 /* ---- building the result -------------------------------------------------------------------------- */
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    return a / b - (a % b < 0);
-}
-
-static void civil_from(civil_t *c, GDateTime *dt)
-{
-    c->year = g_date_time_get_year(dt);
-    c->mon = g_date_time_get_month(dt);
-    c->mday = g_date_time_get_day_of_month(dt);
-    c->hour = g_date_time_get_hour(dt);
-    c->min = g_date_time_get_minute(dt);
-    c->sec = g_date_time_get_second(dt);
-}
-
-/* GLib holds years 1-9999 only, while notmuch's mktime() takes any int year ("3000 years ago" is a valid,
- * if empty, range there). The Gregorian calendar repeats every 400 years (146097 days, whole weeks), so
- * other years are moved by whole cycles into GLib's range and the cycles added back afterwards. */
-#define CYCLE_YEARS INT64_C(400)
-#define CYCLE_SECONDS (INT64_C(146097) * 86400)
-#define UNIX_2000 INT64_C(946684800)
-#define YEAR_LIMIT INT64_C(4000000000) /* any int year, as mktime(); keeps every product inside int64_t */
-#define OFFSET_LIMIT INT64_C(2000000000000000) /* seconds: INT_MAX weeks fit */
-
-#define UNIX_YEAR_1 INT64_C(-62135596800)
-#define UNIX_YEAR_10000 INT64_C(253402300800)
-
-/* How many 400-year cycles to take from a year to bring it where GLib gets it right: none for years 1-2599,
- * so that real years keep their own zone rules; later ones land in 2200-2599, where only a zone's
- * recurring summer-time rule applies, as it would for them (GLib 2.74 stops applying that rule a little
- * before the year 3000, glibc does not). */
-static int64_t cycles_to_fit(int64_t year)
-{
-    return year >= 1 && year <= 2599 ? 0 : floor_div(year - 2200, CYCLE_YEARS);
-}
-
-/* The UTC wall-clock fields of x seconds since the epoch, and its weekday (0 = Sunday) when wday is set. */
-static int civil_from_unix(int64_t x, civil_t *c, int *wday)
-{
-    int64_t cycles = x >= UNIX_YEAR_1 && x < UNIX_YEAR_10000 ? 0 : floor_div(x - UNIX_2000, CYCLE_SECONDS);
-    GDateTime *dt;
-
-    if (cycles < -YEAR_LIMIT / CYCLE_YEARS || cycles > YEAR_LIMIT / CYCLE_YEARS)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    dt = g_date_time_new_from_unix_utc(x - cycles * CYCLE_SECONDS);
-    if (!dt)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    civil_from(c, dt);
-    c->year += cycles * CYCLE_YEARS;
-    if (wday)
-        *wday = g_date_time_get_day_of_week(dt) % 7;
-    g_date_time_unref(dt);
-    return 0;
-}
-
-/* Seconds since the epoch of wall-clock time c read in zone tz, or as UTC when tz is NULL. Fields may be out
- * of range and are carried as glibc's mktime() does: months into years first, then days, hours and minutes
- * as a count from the first of that month ("Feb 31" is Mar 2 or 3), all on the wall clock; seconds outside
- * 0-59, though, are added to the resulting instant (glibc's leap-second handling), so "19701223s" is
- * exactly that many seconds before now even across a change to or from summer time. */
-static int civil_to_unix(const civil_t *c, GTimeZone *tz, int64_t *out)
-{
-    int64_t months, year, offset, cycles, naive;
-    int64_t sec = c->sec < 0 ? 0 : c->sec > 59 ? 59 : c->sec, extra = c->sec - sec;
-    GDateTime *dt;
-    civil_t n;
-    int r;
-
-    if (c->year < -YEAR_LIMIT || c->year > YEAR_LIMIT || c->mon < -REL_LIMIT || c->mon > REL_LIMIT ||
-        extra < -OFFSET_LIMIT || extra > OFFSET_LIMIT)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    months = c->year * 12 + (c->mon - 1);
-    year = floor_div(months, 12);
-    offset = (((c->mday - 1) * 24 + c->hour) * 60 + c->min) * 60 + sec;
-    if (year < -YEAR_LIMIT || year > YEAR_LIMIT || offset < -OFFSET_LIMIT || offset > OFFSET_LIMIT)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    cycles = cycles_to_fit(year);
-    dt = g_date_time_new_utc((int) (year - cycles * CYCLE_YEARS), (int) (months - year * 12 + 1), 1, 0, 0, 0);
-    if (!dt)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    naive = g_date_time_to_unix(dt) + cycles * CYCLE_SECONDS + offset;
-    g_date_time_unref(dt);
-    if (!tz) {
-        *out = naive + extra;
-        return 0;
-    }
-    /* Read the carried wall clock in tz; far years get the zone rules of their 2200-2599 twin. */
-    if ((r = civil_from_unix(naive, &n, NULL)))
-        return r;
-    cycles = cycles_to_fit(n.year);
-    dt = g_date_time_new(tz, (int) (n.year - cycles * CYCLE_YEARS), (int) n.mon, (int) n.mday, (int) n.hour,
-                         (int) n.min, (gdouble) n.sec);
-    if (!dt)
-        return MAILDEX__PARSE_TIME_ERR_LIB;
-    *out = g_date_time_to_unix(dt) + cycles * CYCLE_SECONDS + extra;
-    g_date_time_unref(dt);
-    return 0;
-}
-
 /* "now" as wall-clock fields in the zone the text gave, or in local time. */
-static int reference_fields(const parse_t *p, time_t ref, GTimeZone *tz, civil_t *now, int *wday)
+static int reference_fields(const parse_t *p, time_t ref, GTimeZone *tz, maildex__civil_t *now, int *wday)
 {
     GDateTime *utc, *dt;
 
     if (is_set(p, F_TZ))
-        return civil_from_unix((int64_t) ref + p->value[F_TZ] * 60, now, wday);
+        return maildex__civil_from_unix((int64_t) ref + p->value[F_TZ] * 60, now, wday);
     utc = g_date_time_new_from_unix_utc((gint64) ref);
     dt = utc ? g_date_time_to_timezone(utc, tz) : NULL;
     if (utc)
         g_date_time_unref(utc);
     if (!dt)
         return MAILDEX__PARSE_TIME_ERR_LIB;
-    civil_from(now, dt);
+    maildex__civil_from_date_time(now, dt);
     *wday = g_date_time_get_day_of_week(dt) % 7;
     g_date_time_unref(dt);
     return 0;
 }
 
-static int64_t now_field(const civil_t *now, enum field f)
+static int64_t now_field(const maildex__civil_t *now, enum field f)
 {
     switch (f) {
     case F_SEC:
@@ -793,7 +690,7 @@ static int apply_ampm(parse_t *p)
 
 /* Fills the fields the text left out, finest first, rounding below the finest field it gave. Returns the
  * rounding still owed to a week ("2w", "this week"), which is decided once the weekday is known. */
-static int fill_fields(parse_t *p, const civil_t *now, int round)
+static int fill_fields(parse_t *p, const maildex__civil_t *now, int round)
 {
     int week_round = MAILDEX__ROUND_EXACT;
 
@@ -827,12 +724,12 @@ static int fill_fields(parse_t *p, const civil_t *now, int round)
 }
 
 /* Moves c to the start of its week (Sunday 00:00, as notmuch) or, rounding up, to the next one. */
-static int round_to_week(civil_t *c, int week_round)
+static int round_to_week(maildex__civil_t *c, int week_round)
 {
     int64_t x;
     int wday, r;
 
-    if ((r = civil_to_unix(c, NULL, &x)) || (r = civil_from_unix(x, c, &wday)))
+    if ((r = maildex__civil_to_unix(c, NULL, &x)) || (r = maildex__civil_from_unix(x, c, &wday)))
         return r;
     c->hour = c->min = c->sec = 0;
     if (week_round >= MAILDEX__ROUND_UP) {
@@ -848,7 +745,7 @@ static int round_to_week(civil_t *c, int week_round)
 static int build_time(parse_t *p, time_t ref, int round, time_t *out)
 {
     GTimeZone *tz = is_set(p, F_TZ) ? NULL : g_time_zone_new_local();
-    civil_t now, c;
+    maildex__civil_t now, c;
     int64_t result;
     int today, week_round, r;
 
@@ -877,7 +774,7 @@ static int build_time(parse_t *p, time_t ref, int round, time_t *out)
     c.year = p->value[F_YEAR] - p->value[F_REL_YEAR];
     if (week_round != MAILDEX__ROUND_EXACT && (r = round_to_week(&c, week_round)))
         goto done;
-    if ((r = civil_to_unix(&c, tz, &result)))
+    if ((r = maildex__civil_to_unix(&c, tz, &result)))
         goto done;
     /* Wall clock at a fixed offset east of UTC: UTC is that much earlier. */
     *out = (time_t) (tz ? result : result - p->value[F_TZ] * 60);
