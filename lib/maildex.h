@@ -179,14 +179,16 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
 /* A parsed and planned notmuch query (doc/query-syntax.md). Results stream from the indexes in date
  * order and stop where the caller stops: asking for 50 results reads about 50 index entries.
  *
- * Usage (print the Message-IDs of the newest 50 unread messages):
+ * Usage (print the Message-IDs of the newest 50 unread messages; make check compiles and runs it):
  *     maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
  *     maildex_query_t *q;
  *     maildex_messages_t *it;
  *     maildex_message_t *m;
  *     opts.limit = 50;
- *     if (maildex_query_create(db, "tag:unread", &opts, &q) != MAILDEX_STATUS_OK)
- *         ... report maildex_db_errmsg(db) ...
+ *     if (maildex_query_create(db, "tag:unread", &opts, &q) != MAILDEX_STATUS_OK) {
+ *         fprintf(stderr, "%s\n", maildex_db_errmsg(db));
+ *         return 1;
+ *     }
  *     if (maildex_query_search_messages(q, &it) == MAILDEX_STATUS_OK)
  *         while (maildex_messages_next(it, &m) == MAILDEX_STATUS_OK && m)
  *             puts(maildex_message_id(m));

@@ -2,14 +2,15 @@
  * going back from 2024-06-01 (so a bigger store reaches further back and its newest messages are the
  * same), in threads of 8 interleaved 16 at a time, 20 Zipf-distributed words of a 5,000-word
  * vocabulary each ("w" + syllables: wlo is the commonest, wsa next...), ten senders, inbox 30%, unread
- * 20%, flagged 5%, spam 2%, three folders. Built once per program and size, with direct SQL as `new`
- * would fill the tables; and how to count the work a piece of code costs on one. */
+ * 20%, flagged 5%, spam 2%, three folders. Built through the library's writer, as `new` would index
+ * that mail, once per program and size; and how to count the work a piece of code costs on one. */
 #ifndef MAILDEX_STORE_FIXTURE_H
 #define MAILDEX_STORE_FIXTURE_H
 
 #include "maildex-private.h"
 
-/* The store of n messages (built on first use, then reopened). Close it with maildex_db_close. */
+/* The store of n messages, opened read-only (built on first use, then reopened). Close it with
+ * maildex_db_close. */
 maildex_db_t *fixture_big_store(int n);
 
 /* The work done on db since the last call: VM steps of every statement (reset, finalized or still

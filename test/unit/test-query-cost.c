@@ -270,11 +270,19 @@ TEST(counts_of_a_tag_or_everything_are_stored)
 
 /* ---- no query is quadratic --------------------------------------------------------------------------- */
 
+/* Sets of message keys. A key is date * 2^20 plus a tie-break that is almost always 0, and
+ * g_int64_hash (the two halves XORed) piles such keys into long probe chains: four fifths of the
+ * random combinations' time went to comparing keys. A multiplicative hash spreads them. */
+static guint key_hash(gconstpointer key)
+{
+    return (guint) ((*(const uint64_t *) key * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
 /* Every key text matches (no exclusion), and the work of reading them all. */
 static GHashTable *keys_of(maildex_db_t *db, const char *text, struct work *w)
 {
     maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
-    GHashTable *set = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    GHashTable *set = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
     maildex_query_t *q = NULL;
 
@@ -463,7 +471,7 @@ static void reference_init(maildex_db_t *db, struct reference *r)
     for (int i = 0; i < NLEAVES; i++)
         r->leaf[i] = keys_of(db, leaves[i], &r->leaf_work[i]);
     r->all = r->leaf[NLEAVES - 1];
-    r->thread_of = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    r->thread_of = g_hash_table_new_full(key_hash, g_int64_equal, g_free, g_free);
     ASSERT_EQ(sqlite3_prepare_v2(db->sql, "SELECT id, thread FROM messages", -1, &stmt, NULL), SQLITE_OK);
     while (sqlite3_step(stmt) == SQLITE_ROW) {
         int64_t k = sqlite3_column_int64(stmt, 0), t = sqlite3_column_int64(stmt, 1);
@@ -481,7 +489,7 @@ static void reference_free(struct reference *r)
 
 static GHashTable *new_set(void)
 {
-    return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    return g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
 }
 
 static void add_key(GHashTable *set, const int64_t *key)
@@ -500,7 +508,7 @@ static GHashTable *evaluate(const struct reference *r, const struct cnode *n)
         kids[i] = evaluate(r, n->kids[i]);
     g_hash_table_iter_init(&it, r->all);
     if (n->kind == C_THREAD) {
-        GHashTable *threads = g_hash_table_new(g_int64_hash, g_int64_equal);
+        GHashTable *threads = g_hash_table_new(key_hash, g_int64_equal);
         GHashTableIter in;
         g_hash_table_iter_init(&in, r->leaf[n->kids[0]->leaf]);
         while (g_hash_table_iter_next(&in, &key, NULL))
