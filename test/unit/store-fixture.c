@@ -64,17 +64,12 @@ struct dir_row {
 static int64_t folder_row(maildex_db_t *db, const char *path)
 {
     char name[64];
-    sqlite3_stmt *stmt;
     int64_t id;
 
     maildex__maildir_folder(path, name);
-    ASSERT_EQ(maildex__lookup_id(db, MAILDEX__STMT_FOLDER_FIND, name, &id), MAILDEX_STATUS_OK);
-    if (id)
-        return id;
-    ASSERT_EQ(maildex__stmt(db, MAILDEX__STMT_FOLDER_INSERT, &stmt), MAILDEX_STATUS_OK);
-    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
-    ASSERT_EQ(maildex__step_done(db, stmt, "folder"), MAILDEX_STATUS_OK);
-    return sqlite3_last_insert_rowid(db->sql);
+    ASSERT_EQ(maildex__find_or_create(db, MAILDEX__STMT_FOLDER_FIND, MAILDEX__STMT_FOLDER_INSERT, name, &id),
+              MAILDEX_STATUS_OK);
+    return id;
 }
 
 static void directory_rows(maildex_db_t *db, struct dir_row rows[NDIRS])
