@@ -20,7 +20,7 @@
 
 #define OPS_SYMBOL "maildex_mime_ops"
 
-/* What loading gave, once per process: the parser, or why there is none (never freed). */
+/* What loading gave, once per process: the parser, or why there is none. */
 struct module {
     const struct maildex__mime_ops *ops;
     char *error;
@@ -57,7 +57,8 @@ static char *load_error(const char *path)
 
 static gpointer load(gpointer unused)
 {
-    struct module *mod = g_new0(struct module, 1);
+    static struct module mod_once; /* written here only, under maildex__mime's g_once */
+    struct module *mod = &mod_once;
     const char *env = getenv("MAILDEX_MIME_MODULE");
     const char *path = env && *env ? env : MAILDEX_MIME_DEFAULT;
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
