@@ -1,11 +1,12 @@
-/* maildex_query_tag(): notmuch's `tag`, and maildex_tag_check(), its rule for which tags may be added.
- * The matches are collected first (changing message_tags while streaming an index of it would disturb
- * the stream), then each message's final tag set is computed from its current one and the ops, and only
- * the difference is written: a message whose tags do not change is not touched (notmuch gets the same
- * by narrowing the query to messages an op changes). With flag synchronisation the Maildir file names
- * follow (notmuch_message_tags_to_maildir_flags): the files are renamed before the transaction that
- * records their names commits; a crash between leaves names the database does not know, which the next
- * `new` matches as renames (same unique part and size) and syncs back into the flag tags. */
+/* maildex_query_tag(): notmuch's `tag`. The matches are collected first (changing message_tags while
+ * streaming an index of it would disturb the stream), then each message's final tag set is computed
+ * from its current one and the ops, and only the difference is written: a message whose tags do not
+ * change is not touched (notmuch gets the same by narrowing the query to messages an op changes).
+ * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
+ * the files are renamed before the transaction that records their names commits; a crash between
+ * leaves names the database does not know, which the next `new` matches as renames (same unique
+ * part and size) and syncs back into the flag tags.
+ * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well. */
 #include "maildex-private.h"
 
 #include "maildir.h"
