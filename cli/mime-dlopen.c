@@ -1,11 +1,11 @@
 /* The message parser loaded as a module (see lib/mime.h), for the command line only: it defines the
  * library's maildex__mime() for the one program that does not link the parser. The module is
  * $MAILDEX_MIME_MODULE, else MAILDEX_MIME_DEFAULT, fixed when the program is linked: $(pkglibdir) for
- * the installed maildex, this build tree's lib/.libs/ for the cli/maildex run from the build tree (as
- * libtool links a program once for the build tree and again for installation). Nothing here guesses
- * from where the binary lives. The module is loaded once per process, whichever thread asks first, and
- * refused unless its table comes from this program's lib/mime.h: a module from another version would
- * crash on the first message instead. */
+ * the installed maildex, this build tree's lib/.libs/ for the cli/maildex run from the build tree (the
+ * way libtool links a program that needs uninstalled libraries once for the build tree and again to be
+ * installed; see Makefile.am). Nothing here guesses from where the binary lives. The module is loaded
+ * once per process, whichever thread asks first, and refused unless its table comes from this program's
+ * lib/mime.h: a module from another version would crash on the first message instead. */
 #include "mime.h"
 
 #include <dlfcn.h>
@@ -37,7 +37,8 @@ static char *mismatch(const struct maildex__mime_ops *ops)
         return g_strdup_printf("its table of entry points is %" PRIu32 " bytes, this maildex's is %zu",
                                ops->ops_size, sizeof *ops);
     if (ops->message_size != sizeof(struct maildex__parsed_message))
-        return g_strdup_printf("its struct maildex__parsed_message is %" PRIu32 " bytes, this maildex's is %zu",
+        return g_strdup_printf("its struct maildex__parsed_message is %" PRIu32
+                               " bytes, this maildex's is %zu",
                                ops->message_size, sizeof(struct maildex__parsed_message));
     return NULL;
 }
@@ -77,9 +78,10 @@ static gpointer load(gpointer unused)
         ops->init();
         mod->ops = ops;
     } else {
-        mod->error = g_strdup_printf("cannot %s the message parser '%s'%s: %s%s", handle ? "use" : "load", path,
-                                     env && *env ? " (named by $MAILDEX_MIME_MODULE)" : "", why,
-                                     ops ? " (the program and the module must come from the same build)" : "");
+        mod->error = g_strdup_printf("cannot %s the message parser '%s'%s: %s%s", handle ? "use" : "load",
+                                     path, env && *env ? " (named by $MAILDEX_MIME_MODULE)" : "", why,
+                                     ops ? " (the program and the module must come from the same build)"
+                                         : "");
         g_free(why);
     }
     return mod;
