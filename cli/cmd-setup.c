@@ -41,18 +41,15 @@ static void interview(struct cli *cli, struct answers *a)
 {
     void *ctx = cli->ctx;
     char **others = NULL;
-    size_t n = 0;
     char *other;
 
     a->name = ask(ctx, "Your full name", config_get(ctx, cli->config, "user.name"));
     a->primary_email = ask(ctx, "Your primary email address",
                            config_get(ctx, cli->config, "user.primary_email"));
     while ((other = ask(ctx, "Additional email address", "Press 'Enter' if none")) &&
-           *other && strcmp(other, "Press 'Enter' if none") != 0) {
-        others = talloc_realloc(ctx, others, char *, n + 2);
-        others[n++] = other;
-        others[n] = NULL;
-    }
+           *other && strcmp(other, "Press 'Enter' if none") != 0)
+        if (!options_strv_append(ctx, &others, other))
+            break;
     a->other_emails = others;
     a->mail_root = ask(ctx, "Top-level directory of your email archive",
                        config_get(ctx, cli->config, "database.path"));

@@ -18,16 +18,6 @@ struct tagging {
     unsigned flags;
 };
 
-/* notmuch's illegal_tag(): what is wrong with adding or removing tag, or NULL. */
-static const char *illegal_tag(const char *tag, bool add)
-{
-    if (add && *tag == '\0')
-        return "empty tag forbidden";
-    if (add && *tag == '-')
-        return "tag starting with '-' forbidden";
-    return NULL;
-}
-
 static int apply(struct tagging *t, const char *query, const maildex_tag_op_t *ops, size_t nops)
 {
     maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
@@ -91,7 +81,7 @@ static int batch_line(struct tagging *t, void *ctx, char *line)
         }
         op.add = *tok == '+';
         op.tag = talloc_strndup(ctx, tok + 1, len - 1);
-        if ((bad = illegal_tag(op.tag, op.add)) != NULL) /* before decoding, as notmuch */
+        if (maildex_tag_check(op.tag, op.add, &bad) != MAILDEX_STATUS_OK) /* before decoding, as notmuch */
             break;
         if ((decoded = g_uri_unescape_string(op.tag, NULL)) == NULL) {
             bad = talloc_asprintf(ctx, "hex decoding of tag %s failed", op.tag);
@@ -153,7 +143,7 @@ static int command_line(struct cli *cli, int argc, char **argv, bool remove_all,
             break;
         op.add = argv[i][0] == '+';
         op.tag = argv[i] + 1;
-        if ((bad = illegal_tag(op.tag, op.add)) != NULL)
+        if (maildex_tag_check(op.tag, op.add, &bad) != MAILDEX_STATUS_OK)
             return cli_error(cli, "invalid tag change '%s': %s", argv[i], bad);
         g_array_append_val(ops, op);
     }

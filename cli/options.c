@@ -32,6 +32,27 @@ static bool parse_bool(const char *value, bool *out)
     return true;
 }
 
+bool options_strv_append(void *ctx, char ***list, const char *value)
+{
+    size_t n = 0;
+    char **grown;
+    char *copy;
+
+    while (*list && (*list)[n])
+        n++;
+    grown = talloc_realloc(ctx, *list, char *, n + 2);
+    if (grown == NULL)
+        return false;
+    /* The array may have moved: *list follows it even if the copy below fails. */
+    *list = grown;
+    grown[n] = NULL;
+    if ((copy = talloc_strdup(grown, value)) == NULL)
+        return false;
+    grown[n] = copy;
+    grown[n + 1] = NULL;
+    return true;
+}
+
 static int apply(void *ctx, const struct option *o, const char *value, char **error)
 {
     switch (o->type) {
@@ -79,26 +100,16 @@ static int apply(void *ctx, const struct option *o, const char *value, char **er
         }
         *(const char **) o->out = value;
         return 0;
-    case OPT_STRINGS: {
-        char ***list = o->out;
-        size_t n = 0;
-        char **grown;
+    case OPT_STRINGS:
         if (value == NULL) {
             *error = talloc_asprintf(ctx, "--%s needs a value", o->name);
             return -1;
         }
-        while (*list && (*list)[n])
-            n++;
-        grown = talloc_realloc(ctx, *list, char *, n + 2);
-        if (grown == NULL) {
+        if (!options_strv_append(ctx, o->out, value)) {
             *error = talloc_strdup(ctx, "out of memory");
             return -1;
         }
-        grown[n] = talloc_strdup(grown, value);
-        grown[n + 1] = NULL;
-        *list = grown;
         return 0;
-    }
     case OPT_END:
     case OPT_INHERIT:
         break;

@@ -32,6 +32,10 @@ struct option {
     bool *present; /* optional: set when the option was given */
 };
 
+/* Appends a talloc copy of value to *list, the NULL-terminated talloc array OPT_STRINGS fills (a NULL
+ * *list is empty; a new one is allocated on ctx). Returns false when out of memory, *list unchanged. */
+bool options_strv_append(void *ctx, char ***list, const char *value);
+
 /* Parses argv[start..] against opts. Returns the index of the first non-option argument, or -1 with
  * *error set to a talloc'd message on ctx ("unrecognized option: --foo"). */
 int options_parse(void *ctx, int argc, char **argv, int start, const struct option *opts,

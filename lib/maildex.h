@@ -328,13 +328,20 @@ enum {
     MAILDEX_TAG_SYNC_FLAGS = 1 << 1, /* rename Maildir files to match the tags (maildir.synchronize_flags) */
 };
 
+/* Checks one tag change before anything is changed (notmuch's rule, and the one maildex_query_tag
+ * applies): a tag to add must be neither empty nor start with '-'; any tag may be removed; tag must
+ * not be NULL. Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_INVALID_ARGUMENT. If why is not NULL, *why
+ * is set to a static, lower-case reason in notmuch's words ("empty tag forbidden", "tag starting with
+ * '-' forbidden", "tag is NULL"), or NULL when the change is allowed. */
+maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
+
 /* notmuch's `tag`: applies ops, in order, to every message q matches (create q with
  * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does). A message whose tags
  * change gets a new revision (lastmod); with MAILDEX_TAG_SYNC_FLAGS, each of its files in a Maildir's
  * cur/ or new/ is renamed to the flags of its draft, flagged, passed, replied and unread tags (D, F, P,
  * R, S when not unread; other flags kept, ASCII order), and a file in new/ whose name changes moves
  * to cur/. Messages are changed in batches of transactions; a file that cannot be renamed keeps its
- * name (the next `new` reconciles names and tags). Adding an empty tag, or one starting with '-', is
+ * name (the next `new` reconciles names and tags). An op that maildex_tag_check refuses is
  * MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be NULL) to the number of
  * messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT, READ_ONLY or a database
  * error; the message is on the database handle. */

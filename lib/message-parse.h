@@ -3,9 +3,11 @@
  * It reads a file (or a buffer) with gmime 3 and extracts everything the store indexes, following
  * notmuch 0.37 (lib/message-file.c, lib/index.cc, lib/add-message.cc, lib/message-id.c): the
  * normalised Message-ID, the parent and reference ids, the date, decoded headers, the body text of
- * non-attachment text parts, attachment names and MIME types. It runs on libuv's thread pool, many
- * messages at once, so it keeps no mutable state besides gmime's one-time initialisation; it never
- * touches the database, prints nothing and never gives up on a message it can partly read. */
+ * non-attachment text parts, attachment names and MIME types. It runs on the parse threads of
+ * parse-pool.c (plain GLib threads), many messages at once, so it keeps no mutable state besides
+ * gmime's one-time initialisation; it never touches the database, prints nothing and never gives up on
+ * a message it can partly read. message-parse.c reads the file and its headers, message-body.c walks
+ * the MIME parts (message-body.h is what they share). */
 #ifndef MAILDEX_MESSAGE_PARSE_H
 #define MAILDEX_MESSAGE_PARSE_H
 

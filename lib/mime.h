@@ -3,14 +3,26 @@
  * command line does not link them: it loads the parser as a module (maildex-mime.so) the first time
  * a file must be parsed, and `search`, `count` or a `new` with nothing to read never pay for it.
  * The shared libmaildex and the tests link the parser directly (mime-linked.c); the CLI loads it
- * (mime-dlopen.c). Callers cannot tell the difference. */
+ * (cli/mime-dlopen.c), and refuses a module built from another version of this header. Callers cannot
+ * tell the difference. */
 #ifndef MAILDEX_MIME_H
 #define MAILDEX_MIME_H
 
 #include "maildex-private.h"
 #include "message-parse.h"
 
+#include <stdint.h>
+
+/* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
+ * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
+ * that forgot the bump. */
+#define MAILDEX__MIME_ABI 1
+
 struct maildex__mime_ops {
+    /* These three first, in this order, in every version: the loader reads them before anything else. */
+    uint32_t abi;          /* MAILDEX__MIME_ABI the module was built with */
+    uint32_t ops_size;     /* sizeof(struct maildex__mime_ops) */
+    uint32_t message_size; /* sizeof(struct maildex__parsed_message) */
     void (*init)(void);
     int (*parse_file)(void *ctx, const char *path, struct maildex__parsed_message **out,
                       char **error);
@@ -18,9 +30,17 @@ struct maildex__mime_ops {
                         struct maildex__parsed_message **out, char **error);
 };
 
-/* Sets *ops to the parser, loading and initialising it on first use. Returns MAILDEX_STATUS_OK, or
- * MAILDEX_STATUS_IO_ERROR with the reason (the module's path and dlerror) recorded on db. Call it from
- * the thread that owns db, before handing parse_file to other threads. */
+/* The table of the parser as built with this header (mime-linked.c and the module's maildex_mime_ops). */
+#define MAILDEX__MIME_OPS_INIT                                                                     \
+    {                                                                                              \
+        .abi = MAILDEX__MIME_ABI, .ops_size = sizeof(struct maildex__mime_ops),                    \
+        .message_size = sizeof(struct maildex__parsed_message), .init = maildex__message_parse_init, \
+        .parse_file = maildex__message_parse_file, .parse_buffer = maildex__message_parse_buffer,  \
+    }
+
+/* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever
+ * thread asks first). Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_IO_ERROR with the reason recorded on
+ * db: the module's path and why it could not be loaded or used. */
 maildex_status_t maildex__mime(maildex_db_t *db, const struct maildex__mime_ops **ops);
 
 #endif

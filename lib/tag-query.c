@@ -5,7 +5,8 @@
  * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
  * the files are renamed before the transaction that records their names commits; a crash between
  * leaves names the database does not know, which the next `new` matches as renames (same unique
- * part and size) and syncs back into the flag tags. */
+ * part and size) and syncs back into the flag tags.
+ * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well. */
 #include "maildex-private.h"
 
 #include "maildir.h"
@@ -240,23 +241,36 @@ static maildex_status_t next_batch(maildex_query_t *q, GArray *keys, guint *next
     return st;
 }
 
+maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why)
+{
+    const char *bad = NULL;
+
+    if (tag == NULL)
+        bad = "tag is NULL";
+    else if (add && tag[0] == '\0')
+        bad = "empty tag forbidden";
+    else if (add && tag[0] == '-')
+        bad = "tag starting with '-' forbidden";
+    if (why)
+        *why = bad;
+    return bad ? MAILDEX_STATUS_INVALID_ARGUMENT : MAILDEX_STATUS_OK;
+}
+
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed)
 {
     maildex_db_t *db = maildex__query_db(q);
     GArray *keys;
     maildex_status_t st;
+    const char *why;
     uint64_t n = 0;
 
     if (changed)
         *changed = 0;
     for (size_t i = 0; i < nops; i++)
-        if (ops[i].tag == NULL || (ops[i].add && (ops[i].tag[0] == '\0' || ops[i].tag[0] == '-')))
-            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot add tag '%s': %s",
-                                  ops[i].tag ? ops[i].tag : "(null)",
-                                  ops[i].tag && ops[i].tag[0] == '-'
-                                      ? "tag starting with '-' forbidden"
-                                      : "empty tag forbidden");
+        if (maildex_tag_check(ops[i].tag, ops[i].add, &why) != MAILDEX_STATUS_OK)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot %s tag '%s': %s",
+                                  ops[i].add ? "add" : "remove", ops[i].tag ? ops[i].tag : "(null)", why);
     if (db->mode == MAILDEX_DB_READ_ONLY)
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);

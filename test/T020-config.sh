@@ -105,6 +105,17 @@ output=$(for k in user.name user.primary_email user.other_email database.path ne
     maildex --config="$TMP_DIRECTORY/setup-cfg" config get $k; done | tr '\n' '|')
 test_expect_equal "$output" "S U|su@example.org|o1@example.org|o2@example.org|/srv/m|unread|inbox|spam|"
 
+test_begin_subtest "setup on a terminal asks notmuch's questions, any number of other addresses"
+if command -v script >/dev/null 2>&1; then
+    printf 'N A\nna@example.org\no1@example.org\no2@example.org\no3@example.org\n\n/srv/m\nunread inbox\nspam\n' |
+        script -qec "maildex --config='$TMP_DIRECTORY/asked-cfg' setup" /dev/null >/dev/null
+    output=$(for k in user.name user.primary_email user.other_email database.path new.tags search.exclude_tags; do
+        maildex --config="$TMP_DIRECTORY/asked-cfg" config get $k; done | tr '\n' '|')
+    test_expect_equal "$output" "N A|na@example.org|o1@example.org|o2@example.org|o3@example.org|/srv/m|unread|inbox|spam|"
+else
+    test_skip_ "script (util-linux) is not installed"
+fi
+
 test_begin_subtest "config set --database stores in the database; get falls back to it"
 maildex config set --database query.lunch 'subject:lunch and tag:inbox'
 output=$(maildex config get query.lunch; grep -c '^lunch' "$MAILDEX_CONFIG")

@@ -222,6 +222,19 @@ TEST(null_strings)
     sp = sprinter_json_create(ctx, c.f);
     sp->string_len(sp, NULL, 5);
     ASSERT_STR_EQ(capture_close(ctx, &c, &len), "\"\"");
+    ASSERT(capture_open(&c));
+    sp = sprinter_sexp_create(ctx, c.f);
+    sp->string_len(sp, NULL, 5);
+    ASSERT_STR_EQ(capture_close(ctx, &c, &len), "\"\"");
+    /* A NULL JSON key is the empty string too (sexp refuses it: sexp_other_bad_keys). */
+    ASSERT(capture_open(&c));
+    sp = sprinter_json_create(ctx, c.f);
+    sp->begin_map(sp);
+    sp->map_key(sp, NULL);
+    sp->integer(sp, 1);
+    sp->end(sp);
+    ASSERT(sp->error == NULL);
+    ASSERT_STR_EQ(capture_close(ctx, &c, &len), "{\"\": 1}\n");
     talloc_free(ctx);
 }
 
@@ -471,26 +484,89 @@ TEST(misuse_is_reported_not_fatal)
     talloc_free(ctx);
 }
 
+TEST(separator_inside_a_map_entry)
+{
+    /* A separator between a key and its value: JSON keeps it for the next entry (key and value are one
+     * member), sexp spends it on the value (a plist's key is an element of its own). */
+    static const char *const tok[] = {"[", "{", "ka", "/", "i1", "kb", "i2", "}", "}"};
+    void *ctx = talloc_new(NULL);
+    size_t len;
+
+    ASSERT_STR_EQ(RENDER(ctx, sprinter_json_create, tok, &len), "[{\"a\": 1,\n\"b\": 2}]\n");
+    ASSERT_STR_EQ(RENDER(ctx, sprinter_sexp_create, tok, &len), "((:a\n1 :b 2))\n");
+    talloc_free(ctx);
+}
+
+TEST(misuse_messages)
+{
+    /* The words of each internal error, per back end, as callers print them. */
+    const create_fn creates[] = {sprinter_json_create, sprinter_sexp_create};
+    const char *const end_msg[] = {
+        "internal error: end() with no open map or list in the JSON printer",
+        "internal error: end() with no open map or list in the sexp printer",
+    };
+    const char *const key_msg[] = {
+        "internal error: map key outside a map in the JSON printer",
+        "internal error: plist key outside a map in the sexp printer",
+    };
+    void *ctx = talloc_new(NULL);
+
+    for (size_t k = 0; k < 2; k++) {
+        struct sprinter *sp = creates[k](ctx, stdout);
+
+        sp->end(sp);
+        ASSERT_STR_EQ(sp->error, end_msg[k]);
+        sp = creates[k](ctx, stdout);
+        sp->map_key(sp, "a");
+        ASSERT_STR_EQ(sp->error, key_msg[k]);
+    }
+    talloc_free(ctx);
+}
+
+TEST(sexp_bad_key_messages)
+{
+    void *ctx = talloc_new(NULL);
+    FILE *devnull = fopen("/dev/null", "w");
+    struct sprinter *sp;
+
+    ASSERT(devnull);
+    sp = sprinter_sexp_create(ctx, devnull);
+    sp->begin_map(sp);
+    sp->map_key(sp, NULL);
+    ASSERT_STR_EQ(sp->error, "internal error: NULL plist key in the sexp printer");
+    sp = sprinter_sexp_create(ctx, devnull);
+    sp->begin_map(sp);
+    sp->map_key(sp, "ok-\x01");
+    ASSERT_STR_EQ(sp->error, "internal error: illegal byte 0x01 in plist key after 'ok-' in the sexp printer");
+    fclose(devnull);
+    talloc_free(ctx);
+}
+
 TEST(deep_nesting)
 {
     /* Deeper than the initial stack, so it must grow. */
+    const create_fn creates[] = {sprinter_json_create, sprinter_sexp_create};
+    const char opens[] = "[(", closes[] = "])";
     void *ctx = talloc_new(NULL);
-    char want[2 * 1000 + 2];
-    struct capture c;
-    struct sprinter *sp;
-    size_t len;
 
-    ASSERT(capture_open(&c));
-    sp = sprinter_json_create(ctx, c.f);
-    for (int i = 0; i < 1000; i++)
-        sp->begin_list(sp);
-    for (int i = 0; i < 1000; i++)
-        sp->end(sp);
-    ASSERT(sp->error == NULL);
-    memset(want, '[', 1000);
-    memset(want + 1000, ']', 1000);
-    memcpy(want + 2000, "\n", 2);
-    ASSERT_STR_EQ(capture_close(ctx, &c, &len), want);
+    for (size_t k = 0; k < 2; k++) {
+        char want[2 * 1000 + 2];
+        struct capture c;
+        struct sprinter *sp;
+        size_t len;
+
+        ASSERT(capture_open(&c));
+        sp = creates[k](ctx, c.f);
+        for (int i = 0; i < 1000; i++)
+            sp->begin_list(sp);
+        for (int i = 0; i < 1000; i++)
+            sp->end(sp);
+        ASSERT(sp->error == NULL);
+        memset(want, opens[k], 1000);
+        memset(want + 1000, closes[k], 1000);
+        memcpy(want + 2000, "\n", 2);
+        ASSERT_STR_EQ(capture_close(ctx, &c, &len), want);
+    }
     talloc_free(ctx);
 }
 
@@ -693,6 +769,9 @@ TEST_MAIN(
     TEST_ENTRY(sexp_other_bad_keys)
     TEST_ENTRY(json_accepts_any_key)
     TEST_ENTRY(misuse_is_reported_not_fatal)
+    TEST_ENTRY(separator_inside_a_map_entry)
+    TEST_ENTRY(misuse_messages)
+    TEST_ENTRY(sexp_bad_key_messages)
     TEST_ENTRY(deep_nesting)
     TEST_ENTRY(compat_search_summary_json)
     TEST_ENTRY(compat_search_summary_sexp)

@@ -1,0 +1,28 @@
+/* message-body.h: what the two halves of the message parser share, and nothing else includes:
+ * message-parse.c reads a file and its headers, message-body.c walks its MIME parts. gmime's types
+ * appear here, so this header stays out of everything that does not link gmime. */
+#ifndef MAILDEX_MESSAGE_BODY_H
+#define MAILDEX_MESSAGE_BODY_H
+
+#include "message-parse.h"
+
+#include <gmime/gmime.h>
+
+/* Fills msg->body, attachment_names and mime_types (talloc children of msg) and sets has_attachment,
+ * is_signed and is_encrypted from message's MIME parts, as message-parse.h describes them. Scratch
+ * memory and held gmime objects go under local. Returns false only when out of memory. */
+bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMimeMessage *message);
+
+/* Hands object (a reference the caller owns) to a talloc child of ctx, which calls release(object)
+ * when ctx is freed, and returns object. Returns NULL for a NULL object, and releases object at once
+ * and returns NULL when that allocation fails. */
+void *maildex__hold(void *ctx, void *object, void (*release)(void *));
+
+/* maildex__hold with g_object_unref. */
+void *maildex__hold_gobject(void *ctx, void *object);
+
+/* A copy of s under ctx without the bytes that are not part of valid UTF-8 (and without NULs); NULL
+ * when s is NULL or out of memory. */
+char *maildex__valid_utf8_copy(void *ctx, const char *s);
+
+#endif
