@@ -194,6 +194,19 @@ static maildex_status_t add_structure_tags(maildex_db_t *db, int64_t key,
     return st;
 }
 
+/* Binds the columns a message's headers decide, in MESSAGE_INSERT's and MESSAGE_UPDATE's order from
+ * parameter first on: date, parent, subject, author, then the revision that stamps them. */
+static void bind_headers(sqlite3_stmt *stmt, int first, const struct maildex__parsed_message *m,
+                         int64_t revision)
+{
+    sqlite3_bind_int64(stmt, first, m->date);
+    if (m->parent_id)
+        sqlite3_bind_text(stmt, first + 1, m->parent_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, first + 2, m->subject, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, first + 3, m->from_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, first + 4, revision);
+}
+
 static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__parsed_message *m,
                                        const struct maildex__store_text *text, int64_t *key)
 {
@@ -212,12 +225,7 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     sqlite3_bind_int64(stmt, 1, *key);
     sqlite3_bind_text(stmt, 2, m->message_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, 3, thread);
-    sqlite3_bind_int64(stmt, 4, m->date);
-    if (m->parent_id)
-        sqlite3_bind_text(stmt, 5, m->parent_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 6, m->subject, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 7, m->from_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 8, revision);
+    bind_headers(stmt, 4, m, revision);
     st = maildex__step_done(db, stmt, "cannot insert a message");
     if (st == MAILDEX_STATUS_OK)
         db->message_delta++;
@@ -338,12 +346,7 @@ static maildex_status_t update_message(maildex_db_t *db, int64_t key,
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, key);
-    sqlite3_bind_int64(stmt, 2, m->date);
-    if (m->parent_id)
-        sqlite3_bind_text(stmt, 3, m->parent_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 4, m->subject, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 5, m->from_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 6, revision);
+    bind_headers(stmt, 2, m, revision);
     return maildex__step_done(db, stmt, "cannot update a message");
 }
 
