@@ -297,40 +297,46 @@ static int64_t thread_estimate(struct maildex__planner *p, const struct maildex_
 
 /* ---- long ORs of id: and thread: terms (notmuch.el tags a thread as `id:a id:b ...`) ------------------- */
 
+static const struct maildex__set *ids_of(struct maildex__planner *p, const struct maildex__qnode *n);
+
 static const char *ids_or_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
 {
-    const char **values = talloc_array(p->ctx, const char *, n->nchildren);
-    struct maildex__set *set;
+    const struct maildex__set *set = ids_of(p, n);
 
-    if (values == NULL) {
-        p->st = MAILDEX_STATUS_NO_MEMORY;
-        return "0";
-    }
-    for (size_t i = 0; i < n->nchildren; i++)
-        values[i] = n->children[i]->value;
-    set = maildex__set_of_texts(p->ctx, values, n->nchildren);
-    if (set == NULL) {
-        p->st = MAILDEX_STATUS_NO_MEMORY;
-        return "0";
-    }
-    return maildex__plan_fmt(p, "maildex_in(?%d, %s.message_id)", maildex__plan_set(p, set), a);
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.message_id)", maildex__plan_set(p, set), a) : "0";
 }
 
-/* A few ids stream as a union; more through an IN list (an index seek each, then a sort). */
+/* The set of an OR of id: terms, made once per node. */
+static const struct maildex__set *ids_of(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    struct maildex__set *set = g_hash_table_lookup(p->term_sets, n);
+    const char **values;
+
+    if (set)
+        return set;
+    values = talloc_array(p->ctx, const char *, n->nchildren);
+    for (size_t i = 0; values && i < n->nchildren; i++)
+        values[i] = n->children[i]->value;
+    set = values ? maildex__set_of_texts(p->ctx, values, n->nchildren) : NULL;
+    if (set == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    else
+        g_hash_table_insert(p->term_sets, (gpointer) n, set);
+    return set;
+}
+
+/* A few ids stream as a union (the planner's); more join the set's rows with the Message-ID index
+ * (a seek each, then a sort). */
 static bool ids_or_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
-    GString *list;
-    char *where;
+    const struct maildex__set *set;
 
-    if (n->nchildren <= MAILDEX__MAX_ARMS || p->params + (int) n->nchildren > MAILDEX__MAX_IN_LIST)
-        return false; /* the planner's union of single id: arms, or a probe */
-    list = g_string_new("m.message_id IN (");
-    for (size_t i = 0; i < n->nchildren; i++)
-        g_string_append_printf(list, "%s?%d", i ? ", " : "", maildex__plan_text(p, n->children[i]->value));
-    g_string_append_c(list, ')');
-    where = talloc_strdup(p->ctx, list->str);
-    g_string_free(list, TRUE);
-    if (where == NULL || !maildex__plan_arm(p, d, MAILDEX__DRIVER_ID, "messages m", "m.id", where, false))
+    if (n->nchildren <= MAILDEX__MAX_ARMS || (set = ids_of(p, n)) == NULL)
+        return false;
+    if (!maildex__plan_arm(p, d, MAILDEX__DRIVER_ID,
+                           maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m",
+                                             maildex__plan_set(p, set)),
+                           "m.id", "m.message_id = s.value", false))
         return false;
     d->arms[0].unordered = true;
     return true;

@@ -22,12 +22,33 @@ static bool is_fts_term(const struct maildex__qnode *n)
     return n->kind == MAILDEX__Q_TERM && is_fts_field(n->field) && !(n->flags & MAILDEX__QFLAG_REGEX);
 }
 
+bool maildex__fts_has_prefix(const struct maildex__qnode *n)
+{
+    if (n->kind == MAILDEX__Q_TERM)
+        return (n->flags & MAILDEX__QFLAG_WILDCARD) != 0;
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (maildex__fts_has_prefix(n->children[i]))
+            return true;
+    return false;
+}
+
 bool maildex__fts_able(const struct maildex__qnode *n)
 {
     bool positive = false;
 
     if (n->kind == MAILDEX__Q_TERM)
         return is_fts_term(n);
+    /* An XOR of two or three word groups is one FTS5 expression (which merges the doclists in C), but
+     * not with a prefix: FTS5 would merge the prefix's whole doclist once for each time the
+     * expression names it. */
+    if (n->kind == MAILDEX__Q_XOR) {
+        if (n->nchildren > 3 || maildex__fts_has_prefix(n))
+            return false;
+        for (size_t i = 0; i < n->nchildren; i++)
+            if (n->children[i]->kind == MAILDEX__Q_NOT || !maildex__fts_able(n->children[i]))
+                return false;
+        return true;
+    }
     if (n->kind == MAILDEX__Q_OR) {
         for (size_t i = 0; i < n->nchildren; i++)
             if (n->children[i]->kind == MAILDEX__Q_NOT || !maildex__fts_able(n->children[i]))
@@ -154,7 +175,7 @@ int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__
             take[i] = true;
         return take ? maildex__fts_conjunction_estimate(p, n->children, n->nchildren, take) : 0;
     }
-    for (size_t i = 0; i < n->nchildren; i++) /* OR */
+    for (size_t i = 0; i < n->nchildren; i++) /* OR, XOR */
         e += maildex__fts_estimate(p, n->children[i]);
     return e;
 }
@@ -227,10 +248,49 @@ static void append_conjunction(struct maildex__planner *p, GString *s, struct ma
         g_string_append_c(s, ')');
 }
 
+/* "(A)" into s. */
+static void append_group(struct maildex__planner *p, GString *s, const struct maildex__qnode *n,
+                         bool *prefix)
+{
+    g_string_append_c(s, '(');
+    append_expression(p, s, n, prefix);
+    g_string_append_c(s, ')');
+}
+
+/* XOR of two or three groups: an odd number of them. Two: "(A NOT B) OR (B NOT A)"; three: exactly
+ * one of them, or all three. */
+static void append_xor(struct maildex__planner *p, GString *s, struct maildex__qnode *const *c, size_t n,
+                       bool *prefix)
+{
+    for (size_t i = 0; i < n; i++) {
+        g_string_append(s, i ? " OR ((" : "((");
+        append_expression(p, s, c[i], prefix);
+        g_string_append(s, ") NOT (");
+        for (size_t j = 0, k = 0; j < n; j++)
+            if (j != i) {
+                if (k++)
+                    g_string_append(s, " OR ");
+                append_group(p, s, c[j], prefix);
+            }
+        g_string_append(s, "))");
+    }
+    if (n == 3) {
+        g_string_append(s, " OR (");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                g_string_append(s, " AND ");
+            append_group(p, s, c[i], prefix);
+        }
+        g_string_append_c(s, ')');
+    }
+}
+
 static void append_expression(struct maildex__planner *p, GString *s, const struct maildex__qnode *n,
                               bool *prefix)
 {
-    if (n->kind == MAILDEX__Q_TERM) {
+    if (n->kind == MAILDEX__Q_XOR) {
+        append_xor(p, s, n->children, n->nchildren, prefix);
+    } else if (n->kind == MAILDEX__Q_TERM) {
         append_leaf(p, s, n, prefix);
     } else if (n->kind == MAILDEX__Q_AND) {
         bool *take = talloc_array(p->ctx, bool, n->nchildren);

@@ -19,9 +19,6 @@
 #define MAILDEX__EST_MANY (INT64_MAX / 4)
 /* An OR, a tag regex or a recursive path drives as a UNION of at most this many ordered arms. */
 #define MAILDEX__MAX_ARMS 16
-/* A larger set of values drives through an IN list (one index seek per value, then a sort) up to
- * this many values; beyond, it is only probed. SQLite allows 32,766 parameters per statement. */
-#define MAILDEX__MAX_IN_LIST 20000
 
 /* One way into the messages: FROM ... WHERE ..., whose key column equals m.id. */
 struct maildex__arm {
@@ -29,7 +26,7 @@ struct maildex__arm {
     const char *key;
     const char *where; /* the driving constraint plus every probe */
     bool files;        /* driven from files: a message can appear once per file */
-    bool unordered;    /* not in key order (an IN list): the stream's ORDER BY sorts */
+    bool unordered;    /* not in key order (a join with a set's rows): the stream's ORDER BY sorts */
 };
 
 /* The arms that stream exactly a node's matches. */
@@ -47,7 +44,8 @@ struct maildex__planner {
     GArray *binds;             /* struct maildex__bind */
     maildex_status_t st;       /* sticky: once set, every step does nothing */
     int64_t now;
-    int params;                /* parameters used so far, IN lists included */
+    int64_t stored;            /* messages in the store (meta's count), looked up once; 0 until then */
+    int params;                /* parameters used so far */
     bool costly;               /* a probe reads a full-text cursor */
     const char *excluded_ids;  /* "?k, ?l": the excluded tags that exclude something, or NULL */
     GHashTable *ids;           /* node -> resolved id (int64_t *), looked up once per node */
@@ -90,9 +88,6 @@ int maildex__plan_text(struct maildex__planner *p, const char *value);
 int maildex__plan_set(struct maildex__planner *p, const struct maildex__set *set);
 int maildex__plan_match(struct maildex__planner *p, struct maildex__match *match);
 
-/* "?k, ?k+1, ..." binding each of set's integers, or NULL when the statement has no room for them. */
-const char *maildex__plan_in_list(struct maildex__planner *p, const struct maildex__set *set);
-
 /* Runs a cached statement with text (or, for _int, key) bound to ?1 and returns its first column, or
  * dflt when there is no row; errors stick to p. */
 int64_t maildex__plan_lookup(struct maildex__planner *p, maildex__stmt_id_t id, const char *text,
@@ -116,8 +111,8 @@ bool maildex__plan_arm(struct maildex__planner *p, struct maildex__drive *d,
 
 /* Drives the rows whose column holds one of set's values (from, key as for an arm; repeats when a
  * message has several rows): a union of one arm per value, merged in key order, up to
- * MAILDEX__MAX_ARMS values; one IN list (which SQLite sorts) up to MAILDEX__MAX_IN_LIST; false
- * beyond, or when set is NULL (an error is on p). */
+ * MAILDEX__MAX_ARMS values; beyond, one arm joining the rows of maildex_set(set) (which SQLite then
+ * sorts into key order). False when set is NULL (an error is on p). */
 bool maildex__plan_drive_set(struct maildex__planner *p, struct maildex__drive *d,
                              const struct maildex__set *set, enum maildex__driver kind,
                              const char *from, const char *key, const char *column, bool repeats);
@@ -133,14 +128,30 @@ const char *maildex__plan_compound(struct maildex__planner *p, const char *const
 /* Sets d to no message at all. */
 bool maildex__plan_none(struct maildex__planner *p, struct maildex__drive *d);
 
+/* a without its join with messages when its probes read no column of m but the id, which they
+ * then read from the arm's key: the join is a seek per match for nothing. */
+struct maildex__arm maildex__arm_without_unused_join(struct maildex__planner *p, struct maildex__arm a);
+
+/* Fills plan's stream and ranged stream (key BETWEEN ?1 AND ?2) from d's arms, the excluded
+ * messages left out when plan->hides. */
+void maildex__plan_assemble(struct maildex__planner *p, struct maildex__plan *plan, struct maildex__drive *d);
+
+/* SQL counting the stream of d from stored counts when d is every message or one tag (less the
+ * excluded messages among them when hiding); NULL otherwise. */
+const char *maildex__plan_stored_count(struct maildex__planner *p, const struct maildex__drive *d, bool hiding);
+
 /* Records a syntax error at n's position (the first error wins). */
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
                                 const char *msg);
 
 /* ---- full text (query-fts.c) -------------------------------------------------------------------------- */
 
-/* Whether n (a term, or an AND/OR of them, NOT under AND included) can be one FTS5 MATCH. */
+/* Whether n (a term, or an AND/OR of them, NOT under AND included, or an XOR of two or three of them
+ * without a prefix) can be one FTS5 MATCH. */
 bool maildex__fts_able(const struct maildex__qnode *n);
+
+/* Whether n holds a prefix term (`lun*`): FTS5 merges its whole doclist whenever it starts it. */
+bool maildex__fts_has_prefix(const struct maildex__qnode *n);
 
 /* The MATCH expression of an fts_able n, or of the children of an AND that take[] selects; *prefix
  * is set when it holds a prefix term. */

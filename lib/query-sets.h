@@ -10,6 +10,9 @@
  * again at the key (a seek), and an expression that is costly to start (a prefix term) or a cursor
  * that had to start again too often reads every match once into a sorted array shared by the query.
  *
+ * A set also drives a join as the rows of maildex_set(?N): a set of message keys streams in key order,
+ * and a set of any size needs no parameter per value.
+ *
  * Both are handed to SQL only as bound pointers (sqlite3_bind_pointer), which SQL text cannot forge.
  * Nothing here knows the query language. */
 #ifndef MAILDEX_QUERY_SETS_H
@@ -45,7 +48,9 @@ struct maildex__match *maildex__match_new(void *ctx, const char *expression, boo
 int maildex__set_bind(const struct maildex__set *set, sqlite3_stmt *stmt, int k);
 int maildex__match_bind(struct maildex__match *match, sqlite3_stmt *stmt, int k);
 
-/* Registers maildex_in(set, value) and maildex_match(cursor, key) on a connection. */
+/* Registers maildex_in(set, value), maildex_match(cursor, key) and the table-valued function
+ * maildex_set(set) (the set as rows of one column, value, in the order an ORDER BY value asks) on a
+ * connection. */
 int maildex__sets_register(sqlite3 *sql);
 
 #endif

@@ -683,8 +683,8 @@ TEST(long_queries_stay_linear)
     ASSERT_LT(w.steps, 3 * inbox.steps + 20 * 10000);
 
     text = repeat_join(ctx, "(tag:inbox and w", true, ")", 3000, " or ");
-    ASSERT_EQ(count_of(db, talloc_asprintf(ctx, "%s or (tag:inbox and wlo)", text), &w),
-              count_of(db, "tag:inbox and wlo", &inbox));
+    const uint64_t group_n = count_of(db, "tag:inbox and wlo", &w);
+    ASSERT_EQ(count_of(db, talloc_asprintf(ctx, "%s or (tag:inbox and wlo)", text), &w), group_n);
     printf("# 3,000 groups: %" PRId64 " steps\n", w.steps);
     ASSERT_LT(w.steps, 3 * inbox.steps + 600 * 3000); /* a plan, an estimate and a look-up each */
 
