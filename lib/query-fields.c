@@ -114,13 +114,38 @@ static struct maildex__set *ids_matching(struct maildex__planner *p, const struc
     return set;
 }
 
+/* A tag probed on every row of a bulk driver (p->bulk_rows) whose count is within a few times that:
+ * its messages read once (sequential in the tag's index, 2 ms for 97,000 at 100k) and searched in
+ * memory, instead of an index descent per row (32 ms for `tag:inbox and a*` there). NULL otherwise. */
+static const char *tag_members_probe(struct maildex__planner *p, const struct id_field *f,
+                                     const struct maildex__qnode *n, int64_t id, const char *a)
+{
+    const struct maildex__set *set;
+
+    if (p->bulk_rows == 0 || f->size != MAILDEX__STMT_TAG_MESSAGES ||
+        maildex__plan_lookup_int(p, f->size, id, 0) > 8 * p->bulk_rows)
+        return NULL;
+    set = g_hash_table_lookup(p->key_sets, n);
+    if (set == NULL) {
+        set = maildex__plan_read_set(p, "SELECT message FROM message_tags WHERE tag = ?1", id);
+        if (set == NULL)
+            return "0";
+        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) set);
+    }
+    return maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a);
+}
+
 static const char *ids_probe(struct maildex__planner *p, const struct id_field *f,
-                             const struct maildex__set *set, const char *a)
+                             const struct maildex__qnode *node, const struct maildex__set *set,
+                             const char *a)
 {
     const size_t n = set ? maildex__set_size(set) : 0;
+    const char *members;
 
     if (n == 0)
         return "0";
+    if (n == 1 && (members = tag_members_probe(p, f, node, maildex__set_int(set, 0), a)) != NULL)
+        return members;
     if (n == 1)
         return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM %s WHERE %s = ?%d AND message = %s.id)",
                                  f->probe_table, f->probe_column,
@@ -213,7 +238,7 @@ static const struct maildex__set *term_ids(struct maildex__planner *p, const str
     static const char *name##_probe(struct maildex__planner *p, const struct maildex__qnode *n,        \
                                     const char *a)                                                      \
     {                                                                                                   \
-        return ids_probe(p, &field, term_ids(p, &field, n), a);                                         \
+        return ids_probe(p, &field, n, term_ids(p, &field, n), a);                                      \
     }                                                                                                   \
     static bool name##_drive(struct maildex__planner *p, const struct maildex__qnode *n,               \
                              struct maildex__drive *d)                                                  \

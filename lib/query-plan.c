@@ -324,7 +324,13 @@ static bool drive_and(struct maildex__planner *p, const struct maildex__qnode *n
         return false;
     for (size_t i = 0; i < nc; i++)
         rest[i] = (size_t) best == nc ? !fts[i] : (ssize_t) i != best;
+    /* A prefix's doclist is merged whole before its first row: every row is read, so the probes may
+     * read their own matches whole too. */
+    const int64_t outer_bulk = p->bulk_rows;
+    if ((size_t) best == nc && prefix)
+        p->bulk_rows = choices > 1 ? est[nc] : fts_group_estimate(p, n, fts);
     restrict_arms(p, d, and_rest_probe, &(struct and_rest){n, rest});
+    p->bulk_rows = outer_bulk;
     return true;
 }
 
@@ -527,44 +533,33 @@ static bool too_long(const struct maildex__qnode *n)
 }
 
 /* The messages a too_long n matches, found once per query: each part's own plan read once (the sum
- * of the parts), counted per message. */
-static int cmp_key(const void *a, const void *b)
-{
-    const int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
-    return x < y ? -1 : x > y;
-}
-
+ * of the parts), the parts' sorted keys merged pairwise, balanced (an XOR keeps the keys in one side
+ * only, which is odd membership over all parts). */
 static const struct maildex__set *key_set(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     struct maildex__set *set = g_hash_table_lookup(p->key_sets, n);
-    GArray *all, *keys;
+    struct maildex__set **parts;
+    const size_t np = n->nchildren;
 
     if (set || p->st != MAILDEX_STATUS_OK)
         return set;
-    /* Each part's keys once (a set has no duplicates), all of them sorted: a key's run length is the
-     * number of parts it matches. */
-    all = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    for (size_t i = 0; i < n->nchildren && p->st == MAILDEX_STATUS_OK; i++) {
+    parts = talloc_zero_array(p->ctx, struct maildex__set *, np);
+    for (size_t i = 0; parts && i < np && p->st == MAILDEX_STATUS_OK; i++) {
         const char *stream = stream_of(p, n->children[i]);
-        const struct maildex__set *part = stream ? read_set(p, stream) : NULL;
-        for (size_t j = 0; part && j < maildex__set_size(part); j++) {
-            int64_t k = maildex__set_int(part, j);
-            g_array_append_val(all, k);
+        parts[i] = stream ? read_set(p, stream) : NULL;
+    }
+    for (size_t width = 1; parts && width < np && p->st == MAILDEX_STATUS_OK; width *= 2)
+        for (size_t i = 0; i + width < np && p->st == MAILDEX_STATUS_OK; i += 2 * width) {
+            struct maildex__set *both = maildex__set_merge(p->ctx, parts[i], parts[i + width],
+                                                           n->kind == MAILDEX__Q_XOR);
+            if (both == NULL)
+                p->st = MAILDEX_STATUS_NO_MEMORY;
+            talloc_free(parts[i]);
+            talloc_free(parts[i + width]);
+            parts[i] = both;
         }
-    }
-    g_array_sort(all, cmp_key);
-    keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    for (guint i = 0, run; i < all->len; i += run) {
-        const int64_t k = g_array_index(all, int64_t, i);
-        for (run = 1; i + run < all->len && g_array_index(all, int64_t, i + run) == k; run++)
-            ;
-        if (n->kind == MAILDEX__Q_OR || run % 2 == 1)
-            g_array_append_val(keys, k);
-    }
-    set = p->st == MAILDEX_STATUS_OK ? maildex__set_of_ints(p->ctx, (int64_t *) keys->data, keys->len)
-                                     : NULL;
-    g_array_free(keys, TRUE);
-    g_array_free(all, TRUE);
+    set = parts && p->st == MAILDEX_STATUS_OK ? parts[0] : NULL;
+    talloc_free(parts);
     if (set)
         g_hash_table_insert(p->key_sets, (gpointer) n, set);
     else if (p->st == MAILDEX_STATUS_OK)

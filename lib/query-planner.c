@@ -122,6 +122,31 @@ int64_t maildex__plan_count(struct maildex__planner *p, const char *from_where, 
     return n >= cap ? MAILDEX__EST_MANY : n;
 }
 
+struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const char *sql, int64_t a)
+{
+    GArray *values = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    struct maildex__set *set = NULL;
+    sqlite3_stmt *stmt = NULL;
+    int rc = p->st == MAILDEX_STATUS_OK ? sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL) : SQLITE_OK;
+
+    if (rc == SQLITE_OK && stmt) {
+        sqlite3_bind_int64(stmt, 1, a);
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            const int64_t v = sqlite3_column_int64(stmt, 0);
+            g_array_append_val(values, v);
+        }
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_OK)
+        p->st = maildex__sql_error(p->db, rc, "cannot plan the query");
+    else if (p->st == MAILDEX_STATUS_OK &&
+             (set = maildex__set_of_ints(p->ctx, (int64_t *) values->data, values->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    g_array_free(values, TRUE);
+    return set;
+}
+
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
                                 const char *msg)
 {

@@ -45,13 +45,16 @@ struct maildex__planner {
     maildex_status_t st;       /* sticky: once set, every step does nothing */
     int64_t now;
     int64_t stored;            /* messages in the store (meta's count), looked up once; 0 until then */
+    int64_t bulk_rows;         /* while probes are made for a driver that reads every row before the
+                                * first comes out (a full-text group with a prefix): its estimate */
     int params;                /* parameters used so far */
     bool costly;               /* a probe reads a full-text cursor */
     const char *excluded_ids;  /* "?k, ?l": the excluded tags that exclude something, or NULL */
     GHashTable *ids;           /* node -> resolved id (int64_t *), looked up once per node */
     GHashTable *thread_sets;   /* node -> struct maildex__set * of thread:{node}, found once */
     GHashTable *term_sets;     /* term or OR node -> struct maildex__set * of the ids it names */
-    GHashTable *key_sets;      /* long OR/XOR node -> struct maildex__set * of its messages */
+    GHashTable *key_sets;      /* node -> struct maildex__set * of its messages, read once: a long
+                                * OR/XOR, a tag probed under a bulk driver */
 };
 
 /* The handler of one query field. probe: an SQL expression over the messages row aliased a, true
@@ -139,6 +142,9 @@ void maildex__plan_assemble(struct maildex__planner *p, struct maildex__plan *pl
 /* SQL counting the stream of d from stored counts when d is every message or one tag (less the
  * excluded messages among them when hiding); NULL otherwise. */
 const char *maildex__plan_stored_count(struct maildex__planner *p, const struct maildex__drive *d, bool hiding);
+
+/* The integers of column 0 of sql run with a bound to ?1, as a set; NULL on error (on p). */
+struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const char *sql, int64_t a);
 
 /* Records a syntax error at n's position (the first error wins). */
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,

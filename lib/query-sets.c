@@ -73,6 +73,31 @@ struct maildex__set *maildex__set_of_ints(void *ctx, const int64_t *values, size
     return s;
 }
 
+struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
+                                       const struct maildex__set *b, bool in_one_only)
+{
+    struct maildex__set *s = talloc_zero(ctx, struct maildex__set);
+    size_t i = 0, j = 0, k = 0;
+
+    if (s == NULL || (s->ints = talloc_array(s, int64_t, a->n + b->n + 1)) == NULL) {
+        talloc_free(s);
+        return NULL;
+    }
+    while (i < a->n || j < b->n) {
+        if (j == b->n || (i < a->n && a->ints[i] < b->ints[j]))
+            s->ints[k++] = a->ints[i++];
+        else if (i == a->n || b->ints[j] < a->ints[i])
+            s->ints[k++] = b->ints[j++];
+        else {
+            if (!in_one_only)
+                s->ints[k++] = a->ints[i];
+            i++, j++;
+        }
+    }
+    s->n = k;
+    return s;
+}
+
 struct maildex__set *maildex__set_of_texts(void *ctx, const char *const *values, size_t n)
 {
     struct maildex__set *s = talloc_zero(ctx, struct maildex__set);

@@ -32,6 +32,9 @@ struct maildex__set *maildex__set_of_ints(void *ctx, const int64_t *values, size
 
 /* A set of the strings (copied), talloc'd on ctx; NULL when out of memory. */
 struct maildex__set *maildex__set_of_texts(void *ctx, const char *const *values, size_t n);
+/* The integers of a or b (in_one_only: of exactly one of them), in one linear pass. */
+struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
+                                       const struct maildex__set *b, bool in_one_only);
 
 size_t maildex__set_size(const struct maildex__set *s);
 bool maildex__set_has_int(const struct maildex__set *s, int64_t value);
