@@ -89,6 +89,23 @@ static maildex_status_t corrupt(maildex_db_t *db, const char *reason)
                           db->path, reason);
 }
 
+/* SQLite's "disk I/O error" does not say which: a full disk (ENOSPC), a file size limit (EFBIG), a
+ * failing device (EIO); by the time the statement reports it, errno is often gone. A failed write is
+ * most often the first two. The transaction was rolled back: say so, and what would let it through. */
+static maildex_status_t io_error(maildex_db_t *db, int rc, const char *context)
+{
+    const int err = sqlite3_system_errno(db->sql);
+    const bool no_room = (rc & 0xff) == SQLITE_FULL || err == ENOSPC || err == EFBIG ||
+                         err == EDQUOT || (err == 0 && rc == SQLITE_IOERR_WRITE);
+
+    return maildex__error(db, MAILDEX_STATUS_IO_ERROR,
+                          "%s: %s%s%s (database '%s'); what was committed before is kept%s", context,
+                          sqlite3_errmsg(db->sql), err ? ": " : "", err ? g_strerror(err) : "", db->path,
+                          no_room ? "; if the disk is full or the file at a size limit, make room and run "
+                                    "the command again"
+                                  : "");
+}
+
 maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context)
 {
     maildex_status_t status;
@@ -118,8 +135,7 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
         break;
     case SQLITE_IOERR:
     case SQLITE_FULL:
-        status = MAILDEX_STATUS_IO_ERROR;
-        break;
+        return io_error(db, rc, context);
     default:
         status = MAILDEX_STATUS_DATABASE_ERROR;
         break;
