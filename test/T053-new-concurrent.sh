@@ -3,7 +3,8 @@
 # the indexer lock before it scans, waits for the first (saying so on a terminal) and then sees the
 # first one's work, so both exit 0 and every message is added once. `tag` during a first index takes
 # SQLite's write lock between the indexer's batches and never leaves a tag on a message that is gone.
-# A reader holding a snapshot does not make `new` wait out its busy timeout at the final checkpoint.
+# Readers during a first index never fail; a reader holding a snapshot does not make `new` wait out its
+# busy timeout at the final checkpoint.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 test_require sqlite3
@@ -105,6 +106,26 @@ test_expect_equal "$rc $tag_failures|$(cat "$TMP_DIRECTORY/tag-err")" "0 0|"
 
 test_begin_subtest "... and the store is consistent (no tag of a message that is not there)"
 test_expect_equal "$(maildex_store_check)" "ok"
+
+# Readers during a first index: every count and search succeeds and the count never goes down
+# (each reads a committed snapshot; none waits for the writer).
+rm -rf "$MAIL_DIR/.maildex"
+maildex new > /dev/null 2>&1 &
+indexer=$!
+until maildex count '*' >/dev/null 2>&1; do sleep 0.05; done
+read_failures=0 reads=0 last=0 fell=""
+while kill -0 $indexer 2>/dev/null; do
+    n=$(maildex count '*' 2>> "$TMP_DIRECTORY/read-err") || read_failures=$((read_failures + 1))
+    [ "${n:-0}" -lt "$last" ] && fell="$fell $last->$n"
+    last=${n:-$last}
+    maildex search --output=threads --limit=50 tag:inbox > /dev/null 2>> "$TMP_DIRECTORY/read-err" ||
+        read_failures=$((read_failures + 1))
+    reads=$((reads + 2))
+done
+wait $indexer
+rc=$?
+test_begin_subtest "reads during a first index all succeed, and the count never goes down"
+test_expect_equal "$rc $read_failures|$fell|$(cat "$TMP_DIRECTORY/read-err")|$([ $reads -ge 2 ] && echo read)" "0 0|||read"
 
 # A reader holds a snapshot the whole time: new's final checkpoint does not wait for it.
 python3 - "$DB" "$TMP_DIRECTORY/reader-ready" <<'PY' &
