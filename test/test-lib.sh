@@ -264,8 +264,8 @@ PYTHON
 }
 
 # For the differential tests: skips the script when the real notmuch is missing; sets REAL_CORPUS to
-# the corpus of real odd messages (a copy in the tree, else ../shared beside the repository, else
-# empty); and writes the same config for notmuch and maildex ($NOTMUCH_CONFIG, $MAILDEX_CONFIG), with
+# the corpus of real odd messages ($MAILDEX_REAL_CORPUS, else test/corpora/real); and writes the
+# same config for notmuch and maildex ($NOTMUCH_CONFIG, $MAILDEX_CONFIG), with
 # the search.exclude_tags and extra lines the script passes.
 differential_setup() {
     NOTMUCH=${NOTMUCH:-$(command -v notmuch || true)}
@@ -274,7 +274,7 @@ differential_setup() {
         exit 0
     fi
     REAL_CORPUS=
-    for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real" "$srcdir/../shared/corpora/real"; do
+    for d in "${MAILDEX_REAL_CORPUS:-}" "$srcdir/test/corpora/real"; do
         if [ -n "$d" ] && [ -d "$d" ]; then
             REAL_CORPUS=$d
             break

@@ -975,12 +975,8 @@ static int parse_corpus_file(const char *path, const struct stat *sb, int type, 
 
 TEST(real_corpus)
 {
-    char *root = g_strdup_printf("%s/../shared/corpora/real", test_srcdir);
+    char *root = g_strdup_printf("%s/test/corpora/real", test_srcdir);
 
-    if (access(root, R_OK) != 0) {
-        g_free(root);
-        root = g_strdup("/work/shared/corpora/real");
-    }
     corpus_files = corpus_failures = corpus_mail = 0;
     ASSERT_EQ(nftw(root, parse_corpus_file, 16, FTW_PHYS), 0);
     g_free(root);
