@@ -414,8 +414,8 @@ static bool drive_xor(struct maildex__planner *p, const struct maildex__qnode *n
     return union_of(p, parts, n->nchildren, d);
 }
 
-/* thread:{...}: the messages of a few threads stream from (thread, id), more come through an IN list;
- * a set too large for either is probed. */
+/* thread:{...}: the messages of a few threads stream from (thread, id), each arm in key order; more
+ * join the set's rows with the thread index (SQLite then sorts them). */
 static bool drive_thread(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
     return maildex__plan_drive_set(p, d, thread_set(p, n->children[0]), MAILDEX__DRIVER_THREAD,

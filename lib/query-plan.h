@@ -78,7 +78,7 @@ struct maildex__plan {
      * FALSE, not excluded) message id once, as column 1 named k, with no ORDER BY. */
     const char *stream;
     /* " ORDER BY 1 DESC" or " ORDER BY 1": appended to stream, it is satisfied by the driving index
-     * (unless an arm drives through an IN list, which SQLite then sorts: at most a few thousand). */
+     * (unless an arm joins a set's rows, maildex_set, which SQLite then sorts). */
     const char *order;
     /* stream with every arm's key limited to ?1..?2 (inclusive) and no de-duplication (a message may
      * come once per file): which messages of a key range match, read from the driving index. Thread
