@@ -77,6 +77,8 @@ struct emit_ctx {
     void *fts_ctx;
     int (*xToken)(void *, int, const char *, int, int, int);
     int offset; /* bytes skipped before the text given to unicode61 (the stem marker) */
+    const char *text; /* document mode: the text, to see part breaks between two tokens */
+    int last_end;     /* document mode: where the previous token ended */
     char buf[1 + MAILDEX_FTS_MAX_STEM_BYTES];
 };
 
@@ -158,11 +160,19 @@ static int same_bytes(const char *a, int na, const char *b, int nb)
 /* Document mode: the token, then its marked stem at the same position when the stem differs. */
 static int emit_document(void *p, int tflags, const char *t, int n, int start, int end)
 {
+    static const char gap[1] = {MAILDEX_FTS_PART_BREAK};
     struct emit_ctx *c = p;
     const char *stem;
-    int rc, ns;
+    int rc = SQLITE_OK, ns;
 
-    rc = c->xToken(c->fts_ctx, tflags, t, n, start, end);
+    /* Each byte between two tokens is looked at once: the document stays linear. */
+    if (start > c->last_end && memchr(c->text + c->last_end, MAILDEX_FTS_PART_BREAK,
+                                      (size_t) (start - c->last_end)))
+        rc = c->xToken(c->fts_ctx, 0, gap, 1, c->last_end, c->last_end);
+    if (end > c->last_end)
+        c->last_end = end;
+    if (rc == SQLITE_OK)
+        rc = c->xToken(c->fts_ctx, tflags, t, n, start, end);
     if (rc == SQLITE_OK)
         rc = effective_stem(c->tok, t, n, &stem, &ns);
     if (rc != SQLITE_OK || same_bytes(stem, ns, t, n))
@@ -243,6 +253,7 @@ static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *
         if (recorded)
             return replay(recorded, fts_ctx, xToken);
         fn = emit_document;
+        c.text = text;
     } else if ((flags & FTS5_TOKENIZE_QUERY) && marked) {
         /* A stemmed prefix ("\x01plan"*) would only add stems that start with "plan"; exact prefixes
          * already find every word those stems came from. */

@@ -41,6 +41,12 @@
 /* First byte of an indexed stem, and of a query string that asks for stemming. */
 #define MAILDEX_FTS_STEM_MARKER '\x01'
 
+/* Separates two MIME parts in a document's text. The document tokenizer puts one gap token (this
+ * byte alone, which no query can produce: unicode61 never emits control characters) between the words
+ * on either side, so a phrase never matches across two parts, as notmuch leaves a gap of 100 term
+ * positions between the parts it indexes. */
+#define MAILDEX_FTS_PART_BREAK '\x1e'
+
 /* Tokens longer than this many bytes are indexed as they are and never stemmed (Xapian's TermGenerator
  * skips words over 64 bytes altogether). */
 #define MAILDEX_FTS_MAX_STEM_BYTES 64

@@ -6,6 +6,7 @@
  * file keeps no mutable static state (it runs on several parse threads at once) and stays linear in the
  * input: no step rescans what it has already produced. */
 #include "message-body.h"
+#include "fts-tokenizer.h"
 #include "html-text.h"
 
 #include <string.h>
@@ -316,7 +317,7 @@ static void add_part_text(struct walk *w, GMimePart *part, bool is_html, bool sn
     } else {
         add_without_uuencode(&text, data, len);
     }
-    buf_add_item(&w->body, text.data, text.len, '\n');
+    buf_add_item(&w->body, text.data, text.len, MAILDEX_FTS_PART_BREAK);
     w->body.failed |= text.failed;
 done:
     talloc_free(tmp);

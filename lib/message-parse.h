@@ -36,7 +36,7 @@ struct maildex__parsed_message {
     char *from_name;        /* notmuch's author: first From display name, else its address */
     char *body;             /* text of every non-attachment text/... leaf: UTF-8, CRLF -> LF, NULs
                                dropped, HTML reduced to text, uuencoded blocks dropped, parts
-                               joined with "\n" */
+                               joined with MAILDEX_FTS_PART_BREAK */
     char *attachment_names; /* filenames of Content-Disposition: attachment parts, space
                                separated */
     char *mime_types;       /* lower-case type/subtype of every part, space separated */

@@ -6,6 +6,12 @@
 
 add_lunch_corpus
 
+test_begin_subtest "a phrase does not span two MIME parts, as in notmuch"
+# msg2's text part ends "planning ahead." and its HTML part begins "Sure works".
+output=$(maildex search --output=messages '"planning ahead"'; maildex count '"ahead sure"')
+test_expect_equal "$output" 'id:msg2@example.com
+0'
+
 test_begin_subtest "summary, json"
 output=$(maildex search --format=json --format-version=5 '*')
 test_expect_equal "$output" '[{"thread": "0000000000000001", "timestamp": 1704112200, "date_relative": "2024-01-01", "matched": 3, "total": 3, "authors": "Alice Example, Bob, Carol", "subject": "Lunch plans", "query": ["id:msg1@example.org id:msg2@example.com id:msg3@example.net", null], "tags": ["attachment", "inbox", "unread"]}]'

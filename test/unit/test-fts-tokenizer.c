@@ -328,6 +328,21 @@ TEST(phrase_is_adjacent_and_unstemmed)
     talloc_free(ctx);
 }
 
+/* notmuch leaves a gap between the parts it indexes: a phrase spans no part break. */
+TEST(phrase_does_not_span_two_parts)
+{
+    void *ctx = talloc_new(NULL);
+    sqlite3 *db = open_db(ctx, NULL);
+
+    insert(db, 1, "", "first part ends\x1e" "second part begins");
+    insert(db, 2, "", "part ends second part");
+    ASSERT_STR_EQ(exact(ctx, db, "ends second"), "2");
+    ASSERT_STR_EQ(exact(ctx, db, "first part ends"), "1");
+    ASSERT_STR_EQ(exact(ctx, db, "second part begins"), "1");
+    ASSERT_STR_EQ(stemmed(ctx, db, "ending second"), "2");
+    talloc_free(ctx);
+}
+
 TEST(prefix_queries)
 {
     void *ctx = talloc_new(NULL);

@@ -157,8 +157,9 @@ TEST(lunch_alternative_html)
     ASSERT_STR_EQ(m->cc, "\"Carol, C.\" <carol@example.net>");
     ASSERT_STR_EQ(m->from_name, "Bob");
     ASSERT_STR_EQ(m->mime_types, "multipart/alternative text/plain text/html");
-    /* The newline before a boundary belongs to the boundary; <p> becomes one line break. */
-    ASSERT_STR_EQ(m->body, "Sure, \"noon\" works.\nSure, noon works.\n");
+    /* The newline before a boundary belongs to the boundary; <p> becomes one line break; the parts
+     * are joined by a part break (no phrase spans two parts). */
+    ASSERT_STR_EQ(m->body, "Sure, \"noon\" works.\x1eSure, noon works.\n");
     ASSERT(!m->has_attachment);
     done();
 }
