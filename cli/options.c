@@ -117,10 +117,21 @@ static int apply(void *ctx, const struct option *o, const char *value, char **er
     return -1;
 }
 
-/* Options whose value may be given as the next argument (`--format json`). Booleans and keywords
- * never take the next argument, so `--exclude tag:x` cannot swallow the query. */
-static bool takes_separate_value(const struct option *o)
+static bool is_keyword_of(const struct option *o, const char *value)
 {
+    for (const struct keyword *k = o->keywords; k->name; k++)
+        if (strcmp(value, k->name) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the next argument is this option's value (`--format json`), as notmuch's parser decides:
+ * a boolean never takes it; a keyword takes it only when it is one of its keywords, so
+ * `--exclude tag:x` leaves the query alone. */
+static bool takes_separate_value(const struct option *o, const char *next)
+{
+    if (o->type == OPT_KEYWORD || o->type == OPT_FLAGS)
+        return is_keyword_of(o, next);
     return o->type == OPT_INT || o->type == OPT_STRING || o->type == OPT_STRINGS;
 }
 
@@ -140,7 +151,7 @@ int options_parse(void *ctx, int argc, char **argv, int start, const struct opti
         if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
             return i;
         name = arg + 2;
-        eq = strchr(name, '=');
+        eq = strpbrk(name, "=:"); /* notmuch takes --name:value as --name=value */
         o = find(opts, name, eq ? (size_t) (eq - name) : strlen(name));
         if (o == NULL && eq == NULL && strncmp(name, "no-", 3) == 0) {
             o = find(opts, name + 3, strlen(name + 3));
@@ -156,7 +167,7 @@ int options_parse(void *ctx, int argc, char **argv, int start, const struct opti
             value = eq + 1;
         else if (negated)
             value = "false";
-        else if (takes_separate_value(o) && i + 1 < argc)
+        else if (i + 1 < argc && takes_separate_value(o, argv[i + 1]))
             value = argv[++i];
         if (apply(ctx, o, value, error) != 0)
             return -1;

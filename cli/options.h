@@ -1,7 +1,8 @@
 /* options.h: declarative command-line options, notmuch's style. A command lists its options in a table;
- * options_parse() accepts `--name=value`, `--name value`, `--name` (booleans, or the first keyword),
- * `--no-name` (booleans), and stops at the first non-option or at `--`. It prints nothing itself: errors
- * come back as a message the caller prints, so every command reports them the same way. */
+ * options_parse() accepts `--name=value`, `--name:value`, `--name value` (a keyword only when value is
+ * one of its keywords), `--name` (booleans, or the first keyword), `--no-name` (booleans), and stops
+ * at the first non-option or at `--`. It prints nothing itself: errors come back as a message the
+ * caller prints, so every command reports them the same way. */
 #ifndef MAILDEX_CLI_OPTIONS_H
 #define MAILDEX_CLI_OPTIONS_H
 

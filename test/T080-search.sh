@@ -12,6 +12,15 @@ output=$(maildex search --output=messages '"planning ahead"'; maildex count '"ah
 test_expect_equal "$output" 'id:msg2@example.com
 0'
 
+test_begin_subtest "option values as notmuch takes them: --name value, --name:value"
+output=$(maildex search --output messages --limit:1 '*'; maildex search --output:threads --sort oldest-first '*')
+test_expect_equal "$output" 'id:msg3@example.net
+thread:0000000000000001'
+
+test_begin_subtest "a keyword option leaves a following query alone"
+output=$(maildex search --output=messages --exclude from:bob)
+test_expect_equal "$output" 'id:msg2@example.com'
+
 test_begin_subtest "summary, json"
 output=$(maildex search --format=json --format-version=5 '*')
 test_expect_equal "$output" '[{"thread": "0000000000000001", "timestamp": 1704112200, "date_relative": "2024-01-01", "matched": 3, "total": 3, "authors": "Alice Example, Bob, Carol", "subject": "Lunch plans", "query": ["id:msg1@example.org id:msg2@example.com id:msg3@example.net", null], "tags": ["attachment", "inbox", "unread"]}]'
