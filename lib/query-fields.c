@@ -223,6 +223,11 @@ static const struct maildex__set *term_ids(struct maildex__planner *p, const str
         /* "x" followed by "/" and "**" is x and everything below it; "**" alone every directory. */
         char *base = talloc_strndup(p->ctx, n->value, len >= 3 ? len - 3 : 0);
         set = base ? ids_matching(p, f, n, base) : NULL;
+    } else if (f != &tag_field && len > 1 && n->value[len - 1] == '/') {
+        /* notmuch drops one trailing slash of a folder: or path: value (folder:bad/news/). */
+        char *base = talloc_strndup(p->ctx, n->value, len - 1);
+        id = base ? maildex__plan_lookup(p, find, base, -1) : -1;
+        set = base ? maildex__set_of_ints(p->ctx, &id, id < 0 ? 0 : 1) : NULL;
     } else {
         id = maildex__plan_node_id(p, n, find);
         set = maildex__set_of_ints(p->ctx, &id, id < 0 ? 0 : 1);

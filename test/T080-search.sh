@@ -102,7 +102,7 @@ id:msg1@example.org'
 
 test_begin_subtest "every prefix finds its message"
 output=$(for q in from:bob to:carol subject:lunch body:menu attachment:pdf mimetype:text/html tag:attachment \
-    is:unread id:msg2@example.com mid:/msg[13]/ thread:{from:carol} folder:'""' path:new path:cur date:2024-01-01 \
+    is:unread id:msg2@example.com mid:/msg[13]/ thread:{from:carol} folder:'""' path:new path:cur path:cur/ date:2024-01-01 \
     date:2024-01-01_10:30..2024-01-01_11:30 lunches plan Plan cafe "\"sure works\"" lun* 'subject:/^Re:/'; do
     printf '%s:' "$q"; maildex search --output=messages --sort=oldest-first "$q" | tr '\n' ' '; echo; done)
 test_expect_equal "$output" 'from:bob:id:msg2@example.com 
@@ -119,6 +119,7 @@ thread:{from:carol}:id:msg1@example.org id:msg2@example.com id:msg3@example.net
 folder:"":id:msg1@example.org id:msg2@example.com id:msg3@example.net 
 path:new:id:msg3@example.net 
 path:cur:id:msg1@example.org id:msg2@example.com 
+path:cur/:id:msg1@example.org id:msg2@example.com 
 date:2024-01-01:id:msg1@example.org id:msg2@example.com id:msg3@example.net 
 date:2024-01-01_10:30..2024-01-01_11:30:id:msg2@example.com 
 lunches:id:msg1@example.org id:msg2@example.com id:msg3@example.net 
