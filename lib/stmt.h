@@ -49,7 +49,7 @@
     X(GHOST_DELETE, "DELETE FROM ghosts WHERE message_id = ?1")                               \
     /* store.c */                                                                             \
     X(MESSAGE_FIND, "SELECT id FROM messages WHERE message_id = ?1")                          \
-    X(MESSAGE_KEY_MAX, "SELECT max(id) FROM messages WHERE id BETWEEN ?1 AND ?2")             \
+    X(MESSAGE_KEY_MIN, "SELECT min(id) FROM messages WHERE id BETWEEN ?1 AND ?2")             \
     X(MESSAGE_INSERT, "INSERT INTO messages(id, message_id, thread, date, parent, subject, "  \
                       "author, lastmod) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")             \
     X(MESSAGE_DELETE, "DELETE FROM messages WHERE id = ?1 RETURNING message_id, thread")      \

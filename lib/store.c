@@ -9,21 +9,25 @@
 
 #define DATE_MAX ((int64_t) 1 << 42)
 
+/* Keys within one second are handed out downwards, from the top of the second's range: newest first
+ * (descending keys, the order every search streams in) then lists messages of the same second in the
+ * order they were added, as notmuch lists them (Xapian breaks timestamp ties by ascending docid). */
 maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key)
 {
     sqlite3_stmt *stmt;
     maildex_status_t st;
-    bool row;
+    bool row, down = true;
 
     if (date < 0)
         date = 0;
     if (date >= DATE_MAX)
         date = DATE_MAX - 1;
     /* Almost always one probe. A second with more than 2^20 messages (a million mails dated 0) spills
-     * into the next second, which keeps the order nearly right and never fails. */
-    for (;; date++) {
+     * into the second before (after the second 0, the one after), which keeps the order nearly right
+     * and never fails. */
+    for (;;) {
         int64_t lo = maildex__key_of_date(date), hi = lo + ((int64_t) 1 << MAILDEX__KEY_SHIFT) - 1;
-        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_KEY_MAX, &stmt);
+        st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_KEY_MIN, &stmt);
         if (st)
             return st;
         sqlite3_bind_int64(stmt, 1, lo);
@@ -32,13 +36,16 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
         if (st)
             return st;
         if (!row || sqlite3_column_type(stmt, 0) == SQLITE_NULL) {
-            *key = lo;
+            *key = hi;
             break;
         }
-        if (sqlite3_column_int64(stmt, 0) < hi) {
-            *key = sqlite3_column_int64(stmt, 0) + 1;
+        if (sqlite3_column_int64(stmt, 0) > lo) {
+            *key = sqlite3_column_int64(stmt, 0) - 1;
             break;
         }
+        sqlite3_reset(stmt);
+        down = down && date > 0;
+        date = down ? date - 1 : date + 1;
     }
     sqlite3_reset(stmt);
     return MAILDEX_STATUS_OK;

@@ -169,4 +169,12 @@ maildex config set query.lunch 'subject:lunch and tag:attachment'
 output=$(maildex search --output=messages query:lunch)
 test_expect_equal "$output" 'id:msg3@example.net'
 
+test_begin_subtest "messages of the same second: newest first in the order they were indexed, as notmuch"
+for n in 1 2 3; do
+    generate_message "id=tie$n@example.org" "date=Sat, 01 Jan 2000 12:00:00 +0000" "filename=tie$n" >/dev/null
+    maildex new --quiet
+done
+output=$(maildex search --output=messages date:2000-01-01 | tr '\n' ' ')
+test_expect_equal "$output" 'id:tie1@example.org id:tie2@example.org id:tie3@example.org '
+
 test_done
