@@ -312,7 +312,8 @@ maildex_status_t maildex_query_count_threads(maildex_query_t *q, uint64_t *count
 maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count);
 
 /* Sets *out to the tags of the matching messages, sorted bytewise, unique, NULL-terminated, owned by
- * q (valid until maildex_query_destroy). Returns MAILDEX_STATUS_OK or a database status. */
+ * q (valid until maildex_query_destroy). For the query text "*" exactly, as in notmuch, every tag in
+ * use, excluded messages' included. Returns MAILDEX_STATUS_OK or a database status. */
 maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out);
 
 /* ---- tagging ---------------------------------------------------------------------------------------- */

@@ -98,6 +98,7 @@ maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
     q->oldest_first = opts->sort == MAILDEX_SORT_OLDEST_FIRST;
     q->offset = opts->offset;
     q->limit = opts->limit;
+    q->everything = strcmp(text, "*") == 0;
     popts.lookup = opts->lookup;
     popts.lookup_data = opts->lookup_data;
     rc = maildex__query_parse(q, text, &popts, &root, &error);
@@ -366,10 +367,13 @@ maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out)
 {
     void *local = talloc_new(q);
     const struct maildex__plan *plan = q->plan;
-    char *sql = talloc_asprintf(local,
-                                "SELECT DISTINCT t.name FROM (%s) s CROSS JOIN message_tags mt "
-                                "ON mt.message = s.k CROSS JOIN tags t ON t.id = mt.tag",
-                                plan->stream);
+    /* notmuch answers `*` with every tag in the database, excluded messages' too (notmuch-hello's
+     * "All tags"), and only `*`. */
+    char *sql = q->everything ? talloc_strdup(local, "SELECT name FROM tags WHERE messages > 0")
+                              : talloc_asprintf(local,
+                                                "SELECT DISTINCT t.name FROM (%s) s CROSS JOIN message_tags "
+                                                "mt ON mt.message = s.k CROSS JOIN tags t ON t.id = mt.tag",
+                                                plan->stream);
     GPtrArray *names = g_ptr_array_new();
     int64_t in_use = 0;
     sqlite3_stmt *stmt;
@@ -387,7 +391,7 @@ maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out)
     if (st == MAILDEX_STATUS_OK && sqlite3_step(stmt) == SQLITE_ROW)
         in_use = sqlite3_column_int64(stmt, 0);
     if (st == MAILDEX_STATUS_OK)
-        st = maildex__search_prepare(local, q->db, sql, plan, &stmt);
+        st = maildex__search_prepare(local, q->db, sql, q->everything ? NULL : plan, &stmt);
     while (st == MAILDEX_STATUS_OK && (int64_t) names->len < in_use &&
            (rc = sqlite3_step(stmt)) == SQLITE_ROW)
         g_ptr_array_add(names, talloc_strdup(local, (const char *) sqlite3_column_text(stmt, 0)));

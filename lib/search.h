@@ -19,6 +19,7 @@ struct maildex_query {
     uint64_t offset;
     int64_t limit;
     const char **tags; /* maildex_query_tags' result, cached */
+    bool everything;   /* the text was "*": its tags are every tag in use (see maildex_query_tags) */
 };
 
 /* Prepares sql as a statement owned by ctx (finalized when ctx goes), with the plan's values bound

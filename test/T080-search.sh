@@ -177,4 +177,12 @@ done
 output=$(maildex search --output=messages date:2000-01-01 | tr '\n' ' ')
 test_expect_equal "$output" 'id:tie1@example.org id:tie2@example.org id:tie3@example.org '
 
+test_begin_subtest "tags of '*' are every tag in use, excluded messages' too, as notmuch"
+maildex config set search.exclude_tags hidden
+maildex tag +hidden +onlyhidden -- id:tie2@example.org
+output=$(maildex search --output=tags '*' | tr '\n' ' '; echo; maildex search --output=tags date:2000-01-01 | tr '\n' ' ')
+test_expect_equal "$output" 'attachment hidden inbox onlyhidden spam unread 
+inbox unread '
+maildex config set search.exclude_tags
+
 test_done

@@ -586,6 +586,13 @@ TEST(counts_tags_and_suggestions)
     ASSERT_EQ(n, 5);
     ASSERT_EQ(maildex_query_tags(q, &tags), MAILDEX_STATUS_OK);
     char *joined = g_strjoinv(" ", (char **) tags);
+    /* "*" alone lists every tag in use, as notmuch does; any other query its matches' tags. */
+    ASSERT_STR_EQ(joined, "attachment deleted inbox lists replied sent spam unread");
+    g_free(joined);
+    maildex_query_destroy(q);
+    ASSERT_EQ(maildex_query_create(db, "not tag:nosuch", &opts, &q), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_query_tags(q, &tags), MAILDEX_STATUS_OK);
+    joined = g_strjoinv(" ", (char **) tags);
     ASSERT_STR_EQ(joined, "attachment inbox replied sent unread");
     g_free(joined);
     maildex_query_destroy(q);
