@@ -204,14 +204,18 @@ static char *boolean_term(void *ctx, const char *prefix, const char *term)
     return out ? talloc_strdup_append(out, "\"") : NULL;
 }
 
-static const char *clean_subject(void *ctx, const char *subject)
+/* notmuch's _thread_set_subject_from_message: one reply prefix dropped, and an empty subject never
+ * replaces one the thread already has. */
+static void set_subject(maildex_thread_t *t, const char *subject)
 {
     static const char *const prefixes[] = {"Re: ", "Aw: ", "Vs: ", "Sv: "};
+    const char *clean = subject;
 
     for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++)
         if (g_ascii_strncasecmp(subject, prefixes[i], 4) == 0)
-            return talloc_strdup(ctx, subject + 4);
-    return talloc_strdup(ctx, subject);
+            clean = subject + 4;
+    if (*clean != '\0')
+        t->subject = talloc_strdup(t, clean);
 }
 
 static char *join_uniq(void *ctx, struct uniq *u, size_t *count)
@@ -269,12 +273,13 @@ static maildex_status_t add_member(maildex_threads_t *it, maildex_thread_t *t, s
     if (mb->date < t->oldest || t->matched == 0) {
         t->oldest = mb->date;
         if (it->q->oldest_first)
-            t->subject = clean_subject(t, mb->subject);
+            set_subject(t, mb->subject);
     }
     if (mb->date > t->newest || t->matched == 0) {
         t->newest = mb->date;
-        if (!it->q->oldest_first)
-            t->subject = clean_subject(t, mb->subject);
+        /* Oldest first, a newer match names the thread while the oldest ones had no subject. */
+        if (!it->q->oldest_first || *t->subject == '\0')
+            set_subject(t, mb->subject);
     }
     if (!mb->excluded)
         t->matched++;

@@ -185,4 +185,16 @@ test_expect_equal "$output" 'attachment hidden inbox onlyhidden spam unread
 inbox unread '
 maildex config set search.exclude_tags
 
+test_begin_subtest "a thread's subject: an empty one never replaces another, as notmuch"
+generate_message "id=es1@example.org" "subject=" "date=Sun, 02 Jan 2000 10:00:00 +0000" "filename=es1" >/dev/null
+generate_message "id=es2@example.org" "subject=Named later" "in_reply_to=es1@example.org" \
+    "date=Sun, 02 Jan 2000 11:00:00 +0000" "filename=es2" >/dev/null
+generate_message "id=es3@example.org" "subject=" "in_reply_to=es2@example.org" \
+    "date=Sun, 02 Jan 2000 12:00:00 +0000" "filename=es3" >/dev/null
+maildex new --quiet
+output=$(maildex search --format=json date:2000-01-02 | grep -o '"subject": "[^"]*"'
+         maildex search --format=json --sort=oldest-first date:2000-01-02 | grep -o '"subject": "[^"]*"')
+test_expect_equal "$output" '"subject": "Named later"
+"subject": "Named later"'
+
 test_done
