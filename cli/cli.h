@@ -54,10 +54,12 @@ struct cli {
     struct config *config;
     maildex_db_t *db;               /* opened by cli_start as the flags say */
     int format_version;
+    const char *uuid;               /* --uuid: the database revision uuid the caller expects, or NULL */
 };
 
-/* Parses the command's options (plus the shared ones: --format-version, --help), validates the format
- * version, then opens the database if the command's flags ask for it. Returns the index of the first
+/* Parses the command's options (plus the shared ones: --format-version, --help, --uuid), validates the
+ * format version, then opens the database if the command's flags ask for it and checks --uuid against
+ * it. Returns the index of the first
  * non-option argument, or a negative exit status to return (already reported on stderr). */
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts);
 

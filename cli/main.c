@@ -131,12 +131,32 @@ static int check_format_version(struct cli *cli)
     return 0;
 }
 
+/* --uuid names the database a caller read lastmod values from: another database (rebuilt, or a
+ * different one) must not be read or written as if it were that one. notmuch's wording and status. */
+static int check_uuid(struct cli *cli)
+{
+    const char *uuid = NULL;
+    maildex_status_t st;
+
+    if (cli->uuid == NULL)
+        return 0;
+    st = maildex_db_revision(cli->db, &uuid, NULL);
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    if (strcmp(cli->uuid, uuid) != 0) {
+        fprintf(stderr, "Error: requested database revision %s does not match %s\n", cli->uuid, uuid);
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
     bool help = false;
     const struct option shared[] = {
         {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
         {OPT_BOOL, "help", &help, NULL, NULL, NULL},
+        {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
@@ -158,8 +178,10 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
         maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE
                                  : (flags & CMD_DB_WRITE) ? MAILDEX_DB_READ_WRITE
                                                           : MAILDEX_DB_READ_ONLY;
-        if ((rc = cli_open_db(cli, mode)) != 0)
+        if ((rc = cli_open_db(cli, mode)) != 0 || (rc = check_uuid(cli)) != 0)
             return -rc;
+    } else if (cli->uuid) {
+        fprintf(stderr, "Warning: ignoring --uuid=%s\n", cli->uuid);
     }
     return first;
 }
@@ -172,6 +194,7 @@ int main(int argc, char **argv)
         {OPT_STRING, "config", &cli.config_option, NULL, NULL, NULL},
         {OPT_BOOL, "version", &version, NULL, NULL, NULL},
         {OPT_BOOL, "help", &help, NULL, NULL, NULL},
+        {OPT_STRING, "uuid", &cli.uuid, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     char *error = NULL;

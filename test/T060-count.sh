@@ -52,4 +52,21 @@ fi
 test_begin_subtest "a syntax error exits 1"
 test_expect_code 1 maildex count 'tag:inbox and ('
 
+test_begin_subtest "--uuid: the right one reads and writes, as a command or a global option"
+uuid=$(maildex count --lastmod '*' | cut -f2)
+output=$(maildex count --uuid="$uuid" '*'; maildex --uuid="$uuid" search --output=messages --limit=1 '*' &&
+         maildex tag --uuid="$uuid" +checked -- '*' && maildex count tag:checked)
+test_expect_equal "$output" '2
+id:msg3@example.net
+2'
+
+test_begin_subtest "--uuid: another database's is refused with notmuch's message and status"
+output=$(maildex count --uuid=this-is-no-uuid '*' 2>&1; echo "status=$?"
+         maildex --uuid=this-is-no-uuid tag +wrong -- '*' 2>&1; echo "status=$?"; maildex count tag:wrong)
+test_expect_equal "$output" "Error: requested database revision this-is-no-uuid does not match $uuid
+status=1
+Error: requested database revision this-is-no-uuid does not match $uuid
+status=1
+0"
+
 test_done
