@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 const struct command cli_commands[] = {
-    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
+    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
     {"search", cmd_search, CMD_DB_READ,
      "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] "
