@@ -35,6 +35,12 @@ static void on_warning(void *data, const char *path, const char *reason)
     fprintf(stderr, "maildex new: '%s': %s\n", path, reason);
 }
 
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 /* A directory or file gone: notmuch "passed" its name in its merge of the listing with the database,
  * or it was "leftover" after the listing's last name. */
 static void print_gone(const maildex_index_event_t *e, const char *what)
@@ -51,12 +57,13 @@ static void on_event(void *data, const maildex_index_event_t *e)
     case MAILDEX_INDEX_IGNORED:
         /* notmuch passes over a changed directory twice (descending, then diffing) and reports an
          * ignored entry in each pass; maildex lists it once and prints both lines. */
-        if (rep->debug && rep->counting)
+        /* ... and its first count passes over every .notmuch before it looks at new.ignore */
+        if (rep->debug && rep->counting && strcmp(base_name(e->path), ".notmuch") != 0)
             printf("(D) count_files: explicitly ignoring %s\n", e->path);
         if (rep->debug)
-            printf("(D) add_files, pass 1: explicitly ignoring %s\n"
-                   "(D) add_files, pass 2: explicitly ignoring %s\n",
-                   e->path, e->path);
+            printf("(D) add_files, pass 1: explicitly ignoring %s\n", e->path);
+        if (rep->debug && e->listed)
+            printf("(D) add_files, pass 2: explicitly ignoring %s\n", e->path);
         break;
     case MAILDEX_INDEX_FILE_GONE:
         if (rep->debug)

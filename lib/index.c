@@ -221,7 +221,7 @@ static void apply(struct run *r, struct job *job)
     bool added = false;
 
     if (job->vanished) {
-        maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false};
+        maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false, true};
         r->stats->files_vanished++;
         g_hash_table_add(r->unsafe_dirs, job->dir);
         if (r->opts->event)

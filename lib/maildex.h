@@ -170,6 +170,10 @@ typedef struct {
     /* FILE_GONE, DIR_GONE: its name sorts (bytewise) after every name still in its directory, or
      * that directory was not listed (notmuch's "leftover" rather than "passed" entries). */
     bool sorts_last;
+    /* IGNORED: its directory was listed and diffed (changed, new to the database, or a full scan).
+     * false: the directory did not change and was only looked into because it has subdirectories,
+     * as notmuch looks into every such directory (its first pass, not its second). */
+    bool listed;
 } maildex_index_event_t;
 
 typedef struct {

@@ -42,10 +42,10 @@ static void warn(struct walk *w, const char *dir, const char *name, const char *
 
 /* Tells the host one decision (maildex_index_event_t) about dir/name. */
 static void event(struct walk *w, maildex_index_event_kind_t kind, const char *dir, const char *name,
-                  bool sorts_last)
+                  bool sorts_last, bool listed)
 {
     char *path;
-    maildex_index_event_t e = {kind, NULL, sorts_last};
+    maildex_index_event_t e = {kind, NULL, sorts_last, listed};
 
     if (w->opts->event == NULL)
         return;
@@ -255,7 +255,7 @@ static void dangling(struct walk *w, const char *dir, const char *name)
 {
     w->scan->dangling++;
     if (w->opts->event)
-        event(w, MAILDEX_INDEX_DANGLING, dir, name, false);
+        event(w, MAILDEX_INDEX_DANGLING, dir, name, false, true);
     else
         warn(w, dir, name, "dangling symlink; what the index knows of it is kept");
 }
@@ -325,7 +325,7 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         if (ignored(w->scan, dir, de->d_name)) {
-            event(w, MAILDEX_INDEX_IGNORED, dir, de->d_name, false);
+            event(w, MAILDEX_INDEX_IGNORED, dir, de->d_name, false, true);
             continue;
         }
         if (!any || strcmp(de->d_name, greatest->str) > 0)
@@ -400,7 +400,7 @@ static bool sorts_last(const char *name, const char *last)
 static void file_gone(struct walk *w, struct maildex__scan_dir *d, int64_t file_id, const char *name,
                       const char *last)
 {
-    event(w, MAILDEX_INDEX_FILE_GONE, d->path, name, sorts_last(name, last));
+    event(w, MAILDEX_INDEX_FILE_GONE, d->path, name, sorts_last(name, last), true);
     add_removal(w, d, file_id, name);
 }
 
@@ -413,7 +413,7 @@ static void dir_gone(struct walk *w, const char *path, int64_t dir_id, bool last
 
     remove_dir_tree(w, dir_id);
     if (w->scan->removals->len > before)
-        event(w, MAILDEX_INDEX_DIR_GONE, path, NULL, last);
+        event(w, MAILDEX_INDEX_DIR_GONE, path, NULL, last, true);
 }
 
 /* The known subdirectories (path -> id) a listing lacked, in name order as notmuch reports them. */
@@ -496,11 +496,34 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
     g_hash_table_destroy(subdirs);
 }
 
-/* An unchanged directory: visit the subdirectories the database knows. */
-static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t index)
+/* notmuch looks into every unchanged directory that has subdirectories (its pass 1, to descend)
+ * and reports the ignored entries it meets there; so does this, when something may be ignored and a
+ * host listens. Nothing else is taken from the listing: the directory did not change, and one that
+ * cannot be read here is not diffed either. */
+static void peek_ignored(struct walk *w, struct maildex__scan_dir *d, const char *abs)
+{
+    struct dirent *de;
+    DIR *dh;
+
+    if (w->opts->event == NULL ||
+        (w->scan->ignore_names->len == 0 && w->scan->ignore_regexes->len == 0) ||
+        (dh = opendir(abs)) == NULL)
+        return;
+    while ((de = readdir(dh)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+            ignored(w->scan, d->path, de->d_name))
+            event(w, MAILDEX_INDEX_IGNORED, d->path, de->d_name, false, false);
+    closedir(dh);
+}
+
+/* An unchanged directory: visit the subdirectories the database knows. nlink counts its
+ * subdirectories on disk (plus 2; notmuch's test for a leaf). */
+static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t index, const char *abs,
+                       nlink_t nlink)
 {
     sqlite3_stmt *stmt;
     bool row;
+    guint before = w->scan->dirs->len;
 
     if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
         return;
@@ -508,6 +531,8 @@ static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t inde
     while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row)
         add_dir(w, (const char *) sqlite3_column_text(stmt, 1), index);
     sqlite3_reset(stmt);
+    if (w->st == MAILDEX_STATUS_OK && (nlink != 2 || w->scan->dirs->len > before))
+        peek_ignored(w, d, abs);
 }
 
 /* A directory that exists (stat did not say ENOENT) but cannot be stat'ed. When its parent cannot be
@@ -585,7 +610,7 @@ static void walk_one(struct walk *w, int64_t index)
     if (w->opts->full_scan || d->id == 0 || db_mtime != d->fs_mtime)
         walk_listed(w, d, index, abs);
     else
-        walk_known(w, d, index);
+        walk_known(w, d, index, abs, sb.st_nlink);
     talloc_free(abs);
 }
 

@@ -86,6 +86,7 @@ maildex config set new.ignore .git ignored_file '/^box\/zz\/skip/'
 mkdir -p "$MAIL_DIR/.git" "$MAIL_DIR/one/two/.git"
 echo "[core]" > "$MAIL_DIR/.git/config"
 touch "$MAIL_DIR/ignored_file" "$MAIL_DIR/one/two/ignored_file" "$MAIL_DIR/box/zz/skipped"
+age_directories
 new_debug --full-scan 2>&1 | sort > OUTPUT
 cat > EXPECTED <<EOF
 (D) add_files, pass 1: explicitly ignoring $MAIL_DIR/.git
@@ -98,6 +99,17 @@ cat > EXPECTED <<EOF
 (D) add_files, pass 2: explicitly ignoring $MAIL_DIR/ignored_file
 (D) add_files, pass 2: explicitly ignoring $MAIL_DIR/one/two/.git
 (D) add_files, pass 2: explicitly ignoring $MAIL_DIR/one/two/ignored_file
+No new mail.
+EOF
+test_expect_equal_file EXPECTED OUTPUT
+
+test_begin_subtest "... unchanged: pass 1 only where notmuch still looks (directories with subdirectories)"
+new_debug 2>&1 | sort > OUTPUT
+cat > EXPECTED <<EOF
+(D) add_files, pass 1: explicitly ignoring $MAIL_DIR/.git
+(D) add_files, pass 1: explicitly ignoring $MAIL_DIR/ignored_file
+(D) add_files, pass 1: explicitly ignoring $MAIL_DIR/one/two/.git
+(D) add_files, pass 1: explicitly ignoring $MAIL_DIR/one/two/ignored_file
 No new mail.
 EOF
 test_expect_equal_file EXPECTED OUTPUT
