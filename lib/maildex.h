@@ -391,10 +391,13 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
 /* notmuch's `reindex`: re-parses a file of every message q matches (create q with
  * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does) and re-indexes it: text,
  * headers, date, thread links and the "attachment", "signed" and "encrypted" tags; every other tag
- * is kept. A message none of whose files can be read is left as it was. Waits for another indexer
- * (`new`, `reindex`) to finish first. Sets *reindexed (may be NULL) to the number of messages
- * re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY or a database error; the message is on the
- * database handle. */
+ * is kept. A file that is gone (no such file or directory) is dropped from its message, and a
+ * message whose every file is gone leaves the store, tags and all, as notmuch's reindex does; a file
+ * that exists but cannot be read is kept, and a message none of whose files can be read is left as
+ * it was. Waits for another indexer (`new`, `reindex`) to finish first. Sets *reindexed (may be
+ * NULL) to the number of messages re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY,
+ * FILE_NOT_FOUND (the mail root is not there: nothing is taken for gone) or a database error; the
+ * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
