@@ -56,8 +56,8 @@ static void on_event(void *data, const maildex_index_event_t *e)
     switch (e->kind) {
     case MAILDEX_INDEX_IGNORED:
         /* notmuch passes over a changed directory twice (descending, then diffing) and reports an
-         * ignored entry in each pass; maildex lists it once and prints both lines. */
-        /* ... and its first count passes over every .notmuch before it looks at new.ignore */
+         * ignored entry in each pass; maildex lists it once and prints both lines. Its first count
+         * passes over every .notmuch before it looks at new.ignore. */
         if (rep->debug && rep->counting && strcmp(base_name(e->path), ".notmuch") != 0)
             printf("(D) count_files: explicitly ignoring %s\n", e->path);
         if (rep->debug)
