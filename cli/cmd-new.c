@@ -1,8 +1,10 @@
-/* `maildex new`: run the pre-new hook, index the mail root (maildex_index), report as notmuch does,
- * run the post-new hook. The database is open for writing only between the two hooks. */
+/* `maildex new`: run the pre-new hook, index the mail root (maildex_index), report as notmuch does
+ * (--debug: the run's decisions, in notmuch's words), run the post-new hook. The database is open for
+ * writing only between the two hooks. */
 #include "cli.h"
 #include "hooks.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +24,8 @@ static void on_signal(int sig)
 }
 
 struct reporter {
-    bool verbose, quiet, tty;
+    bool verbose, quiet, tty, debug;
+    bool counting; /* notmuch counts the files of a database that has no message yet, and says so */
     gint64 started, last_progress;
 };
 
@@ -30,6 +33,57 @@ static void on_warning(void *data, const char *path, const char *reason)
 {
     (void) data;
     fprintf(stderr, "maildex new: '%s': %s\n", path, reason);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A directory or file gone: notmuch "passed" its name in its merge of the listing with the database,
+ * or it was "leftover" after the listing's last name. */
+static void print_gone(const maildex_index_event_t *e, const char *what)
+{
+    printf("(D) add_files, pass %d: queuing %s %s %s for deletion from database\n",
+           e->sorts_last ? 3 : 2, e->sorts_last ? "leftover" : "passed", what, e->path);
+}
+
+static void on_event(void *data, const maildex_index_event_t *e)
+{
+    struct reporter *rep = data;
+
+    switch (e->kind) {
+    case MAILDEX_INDEX_IGNORED:
+        /* notmuch passes over a changed directory twice (descending, then diffing) and reports an
+         * ignored entry in each pass; maildex lists it once and prints both lines. Its first count
+         * passes over every .notmuch before it looks at new.ignore. */
+        if (rep->debug && rep->counting && strcmp(base_name(e->path), ".notmuch") != 0)
+            printf("(D) count_files: explicitly ignoring %s\n", e->path);
+        if (rep->debug)
+            printf("(D) add_files, pass 1: explicitly ignoring %s\n", e->path);
+        if (rep->debug && e->listed)
+            printf("(D) add_files, pass 2: explicitly ignoring %s\n", e->path);
+        break;
+    case MAILDEX_INDEX_FILE_GONE:
+        if (rep->debug)
+            print_gone(e, "file");
+        break;
+    case MAILDEX_INDEX_DIR_GONE:
+        if (rep->debug)
+            print_gone(e, "directory");
+        break;
+    case MAILDEX_INDEX_DANGLING:
+        fprintf(stderr, "Error reading file %s: %s\n", e->path, strerror(ENOENT));
+        break;
+    case MAILDEX_INDEX_VANISHED:
+        fprintf(stderr,
+                "Unexpected error with file %s\n"
+                "add_file: Something went wrong trying to read or write a file\n"
+                "Error opening %s: %s\n",
+                e->path, e->path, strerror(ENOENT));
+        break;
+    }
 }
 
 static void on_not_mail(void *data, const char *path)
@@ -109,12 +163,51 @@ static void report(const maildex_index_stats_t *s, bool first_run, double elapse
     printf("\n");
 }
 
+/* notmuch refuses to run with a new.tags tag it would refuse to add, before any hook. */
+static int check_new_tags(const char *const *tags)
+{
+    const char *why;
+
+    for (size_t i = 0; tags[i]; i++)
+        if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK) {
+            fprintf(stderr, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
+            return EXIT_FAILURE;
+        }
+    return EXIT_SUCCESS;
+}
+
+/* After the report: what could not be done, and notmuch's status for a run that finished: 1 when
+ * something that may hold mail could not be read (an unreadable directory, a symlink to nothing:
+ * post-new does not run), else the post-new hook's, else 75 (EX_TEMPFAIL) when files vanished or
+ * could not be read. */
+static int finish(struct cli *cli, const maildex_index_stats_t *stats, bool hooks)
+{
+    int rc;
+
+    if (stats->dangling_symlinks)
+        fprintf(stderr, "Note: A fatal error was encountered: "
+                        "Something went wrong trying to read or write a file\n");
+    if (stats->removals_held)
+        fprintf(stderr,
+                "maildex new: kept %" PRIu64 " %s whose files are gone: some mail could not be "
+                "read, and %s may have moved there\n",
+                stats->removals_held, stats->removals_held == 1 ? "message" : "messages",
+                stats->removals_held == 1 ? "it" : "they");
+    if (stats->directories_unreadable || stats->dangling_symlinks)
+        return EXIT_FAILURE;
+    if (hooks && (rc = hook_run(cli, "post-new")) != 0)
+        return rc;
+    return stats->files_vanished || stats->files_unreadable ? EXIT_TEMPFAIL : EXIT_SUCCESS;
+}
+
 int cmd_new(struct cli *cli, int argc, char **argv)
 {
     bool quiet = false, verbose = false, no_hooks = false, full_scan = false, decrypt = false;
+    bool debug = false;
     const struct option opts[] = {
         {OPT_BOOL, "quiet", &quiet, NULL, NULL, NULL},
         {OPT_BOOL, "verbose", &verbose, NULL, NULL, NULL},
+        {OPT_BOOL, "debug", &debug, NULL, NULL, NULL},
         {OPT_BOOL, "no-hooks", &no_hooks, NULL, NULL, NULL},
         {OPT_BOOL, "full-scan", &full_scan, NULL, NULL, NULL},
         {OPT_BOOL, "decrypt", &decrypt, NULL, NULL, NULL},
@@ -125,6 +218,7 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     maildex_index_stats_t stats;
     maildex_status_t st;
     struct sigaction sa = {0};
+    uint64_t revision = 1;
     char *error;
     int first = cli_start(cli, argc, argv, opts), rc;
 
@@ -135,6 +229,9 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     if (config_get_bool(cli->ctx, cli->config, "maildir.synchronize_flags", true,
                         &io.synchronize_flags, &error) != 0)
         return cli_error(cli, "%s", error);
+    io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
+    if ((rc = check_new_tags(io.new_tags)) != 0)
+        return rc;
     if (!no_hooks && (rc = hook_run(cli, "pre-new")) != 0)
         return rc;
     if ((rc = cli_open_db(cli, MAILDEX_DB_CREATE)) != 0)
@@ -145,14 +242,18 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     rep.quiet = quiet;
     rep.verbose = verbose && !quiet;
+    rep.debug = debug;
+    /* notmuch's test for its first count: a database no message was ever written to */
+    rep.counting = debug && maildex_db_revision(cli->db, NULL, &revision) == MAILDEX_STATUS_OK &&
+                   revision == 0;
     if (rep.verbose) /* one line per file, seen as it happens even through a pipe */
         setvbuf(stdout, NULL, _IOLBF, 0);
     rep.tty = isatty(STDERR_FILENO);
     rep.started = rep.last_progress = g_get_monotonic_time();
-    io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
     io.ignore = (const char *const *) config_get_list(cli->ctx, cli->config, "new.ignore");
     io.full_scan = full_scan;
     io.warning = on_warning;
+    io.event = on_event;
     io.not_mail = on_not_mail;
     io.progress = on_progress;
     io.data = &rep;
@@ -170,17 +271,5 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     cli->db = NULL;
     if (!quiet)
         report(&stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
-    if (stats.removals_held)
-        fprintf(stderr,
-                "maildex new: kept %" PRIu64 " %s whose files are gone: some mail could not be "
-                "read, and %s may have moved there\n",
-                stats.removals_held, stats.removals_held == 1 ? "message" : "messages",
-                stats.removals_held == 1 ? "it" : "they");
-    /* notmuch gives up on a directory it cannot read (exit 1, no post-new hook), and exits 75
-     * (EX_TEMPFAIL) when files could not be read or vanished. */
-    if (stats.directories_unreadable)
-        return EXIT_FAILURE;
-    if (!no_hooks && (rc = hook_run(cli, "post-new")) != 0)
-        return rc;
-    return stats.files_vanished || stats.files_unreadable ? EXIT_TEMPFAIL : EXIT_SUCCESS;
+    return finish(cli, &stats, !no_hooks);
 }

@@ -40,7 +40,8 @@ char *config_find(void *ctx, const char *explicit_path);
  * Paths (database.*) are made absolute relative to $HOME. talloc'd on ctx. */
 char *config_get(void *ctx, struct config *cfg, const char *key);
 
-/* A list value ("a;b;" -> {"a", "b", NULL}), empty items dropped. Never NULL. talloc'd on ctx. */
+/* A list value ("a;b;" -> {"a", "b", NULL}), each item trimmed of white space and empty items dropped
+ * (notmuch's reading). Never NULL. talloc'd on ctx. */
 char **config_get_list(void *ctx, struct config *cfg, const char *key);
 
 /* A boolean value into *value: true/yes/1 or false/no/0 in any case (notmuch's words and

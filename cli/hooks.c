@@ -1,63 +1,116 @@
-/* Running hooks (see hooks.h). The database is never held open for writing while a hook runs, so a
- * hook may itself run `maildex tag`; callers make sure of that. */
+/* Finding and running hooks (see hooks.h). The database is never held open for writing while a hook
+ * runs, so a hook may itself run `maildex tag`; callers make sure of that. This file knows no hook
+ * by name: a new moment is one more hook_run() call. */
 #include "hooks.h"
 
 #include <errno.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static const char *config_home(void *ctx)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+
+    if (xdg && *xdg)
+        return xdg;
+    return talloc_asprintf(ctx, "%s/.config", home && *home ? home : g_get_home_dir());
+}
+
+/* Where notmuch keeps its own files for database.path: the directory holding xapian/, which is
+ * database.path itself in a split layout and its .notmuch/ otherwise (notmuch's lib/open.cc). */
+static char *notmuch_dir(void *ctx, struct cli *cli)
+{
+    char *path = config_get(ctx, cli->config, "database.path");
+    char *xapian = talloc_asprintf(ctx, "%s/xapian", path);
+
+    return is_dir(xapian) ? path : talloc_asprintf(ctx, "%s/.notmuch", path);
+}
+
 char *hook_dir(void *ctx, struct cli *cli)
 {
     char *dir = config_get(ctx, cli->config, "database.hook_dir");
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    char *xdg_dir, *db_file, *db_dir;
+    const char *profile = getenv("NOTMUCH_PROFILE");
+    char *db_dir;
 
     if (dir && *dir)
         return dir;
-    xdg_dir = xdg && *xdg ? talloc_asprintf(ctx, "%s/maildex/hooks", xdg)
-                          : talloc_asprintf(ctx, "%s/.config/maildex/hooks",
-                                            getenv("HOME") ? getenv("HOME") : g_get_home_dir());
-    if (g_file_test(xdg_dir, G_FILE_TEST_IS_DIR))
-        return xdg_dir;
-    db_file = config_database_file(ctx, cli->config);
-    db_dir = g_path_get_dirname(db_file);
+    /* notmuch's places first, so that hooks written for notmuch run unchanged; each is taken only
+     * when it exists, as notmuch takes its XDG one, and the last place is the default. */
+    dir = talloc_asprintf(ctx, "%s/notmuch/%s/hooks", config_home(ctx),
+                          profile && *profile ? profile : "default");
+    if (is_dir(dir))
+        return dir;
+    dir = talloc_asprintf(ctx, "%s/hooks", notmuch_dir(ctx, cli));
+    if (is_dir(dir))
+        return dir;
+    dir = talloc_asprintf(ctx, "%s/maildex/hooks", config_home(ctx));
+    if (is_dir(dir))
+        return dir;
+    db_dir = g_path_get_dirname(config_database_file(ctx, cli->config));
     dir = talloc_asprintf(ctx, "%s/hooks", db_dir);
     g_free(db_dir);
     return dir;
 }
 
+/* Starts path with no arguments and the config file in use named in the environment; waits for it.
+ * Returns 0 with *wait_status set, or an errno value when it could not be started. */
+static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
+{
+    const char *config = cli->config->path ? cli->config->path : cli->config->write_path;
+    char *argv[] = {path, NULL};
+    gchar **env = g_get_environ();
+    pid_t pid;
+    int err;
+
+    if (config && *config) {
+        env = g_environ_setenv(env, "MAILDEX_CONFIG", config, TRUE);
+        env = g_environ_setenv(env, "NOTMUCH_CONFIG", config, TRUE);
+    }
+    fflush(stdout); /* what the hook prints comes after what the command printed */
+    err = posix_spawn(&pid, path, NULL, NULL, argv, env);
+    g_strfreev(env);
+    if (err != 0)
+        return err;
+    while (waitpid(pid, wait_status, 0) < 0)
+        if (errno != EINTR) /* a signal meant for the command, which still waits for its hook */
+            return errno;
+    return 0;
+}
+
 int hook_run(struct cli *cli, const char *name)
 {
     char *path = talloc_asprintf(cli->ctx, "%s/%s", hook_dir(cli->ctx, cli), name);
-    const char *config = cli->config->path ? cli->config->path : cli->config->write_path;
-    char *argv[] = {path, NULL};
-    gchar **env;
-    GError *err = NULL;
-    gint wait_status = 0;
-    gboolean ok;
+    int wait_status = 0, err;
 
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (access(path, X_OK) != 0)
-        return cli_error(cli, "%s hook '%s' is not executable: %s", name, path, strerror(errno));
-    env = g_get_environ();
-    env = g_environ_setenv(env, "MAILDEX_CONFIG", config, TRUE);
-    env = g_environ_setenv(env, "NOTMUCH_CONFIG", config, TRUE);
-    fflush(stdout);
-    ok = g_spawn_sync(NULL, argv, env, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
-                      &wait_status, &err);
-    g_strfreev(env);
-    if (!ok) {
-        cli_error(cli, "cannot run %s hook '%s': %s", name, path, err->message);
-        g_error_free(err);
+    /* No hook, no hook directory, a dangling symlink: nothing to run (notmuch's rule). */
+    if (access(path, X_OK) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        fprintf(stderr, "Error: %s hook access failed: %s\n", name, strerror(errno));
         return EXIT_FAILURE;
     }
-    if (WIFSIGNALED(wait_status))
-        return cli_error(cli, "%s hook killed by signal %d", name, WTERMSIG(wait_status));
-    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0)
-        return cli_error(cli, "%s hook failed with status %d", name, WEXITSTATUS(wait_status));
+    if ((err = spawn_and_wait(cli, path, &wait_status)) != 0) {
+        fprintf(stderr, "Error: %s hook execution failed: %s\n", name, strerror(err));
+        return EXIT_FAILURE;
+    }
+    if (WIFSIGNALED(wait_status)) {
+        fprintf(stderr, "Error: %s hook terminated with signal %d\n", name, WTERMSIG(wait_status));
+        return EXIT_FAILURE;
+    }
+    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0) {
+        fprintf(stderr, "Error: %s hook failed with status %d\n", name, WEXITSTATUS(wait_status));
+        return EXIT_FAILURE;
+    }
     return 0;
 }

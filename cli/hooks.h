@@ -1,14 +1,17 @@
-/* hooks.h: notmuch's hook contract. A hook is an executable named pre-new, post-new or post-insert in
- * the hook directory (database.hook_dir, else $XDG_CONFIG_HOME/maildex/hooks when it exists, else
- * hooks/ beside the database); it runs with no arguments, the caller's working directory and
- * environment, plus MAILDEX_CONFIG and NOTMUCH_CONFIG naming the config file in use. */
+/* hooks.h: notmuch's hook contract (notmuch-hooks(5)). A hook is an executable named for its moment
+ * (pre-new, post-new, post-insert: any name works) in the hook directory, the first of: database.hook_dir;
+ * $XDG_CONFIG_HOME/notmuch/<profile>/hooks; notmuch's database directory's hooks/ (<database.path>/
+ * .notmuch/hooks, or <database.path>/hooks beside a split layout's xapian/); then maildex's own,
+ * $XDG_CONFIG_HOME/maildex/hooks and hooks/ beside maildex's database. It runs with no arguments, the
+ * caller's working directory and environment, plus MAILDEX_CONFIG and NOTMUCH_CONFIG naming the
+ * config file in use. Whether a failed hook fails the command is the caller's choice. */
 #ifndef MAILDEX_CLI_HOOKS_H
 #define MAILDEX_CLI_HOOKS_H
 
 #include "cli.h"
 
-/* Runs the named hook if it exists. Returns 0 when it is absent or succeeded; otherwise prints why
- * on stderr ("pre-new hook failed with status 3", "... is not executable") and returns 1. */
+/* Runs the named hook if it exists. Returns 0 when it is absent or succeeded; otherwise prints why on
+ * stderr in notmuch's words ("Error: pre-new hook failed with status 3") and returns 1. */
 int hook_run(struct cli *cli, const char *name);
 
 /* The hook directory in use; talloc'd on ctx. */

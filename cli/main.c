@@ -1,6 +1,7 @@
 /* maildex's entry point: the command table, global options (--config, --version, --help), loading
- * the config, and the shared start-up every command gets through cli_start(). Commands never repeat
- * this set-up, and this file knows nothing of any one command. */
+ * the config, the shared start-up every command gets through cli_start(), and external commands
+ * (`maildex foo` runs maildex-foo or notmuch-foo). Commands never repeat this set-up, and this file
+ * knows nothing of any one command. */
 #include "cli.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include <unistd.h>
 
 const struct command cli_commands[] = {
-    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--no-hooks] [--full-scan]",
+    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
     {"search", cmd_search, CMD_DB_READ,
      "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] "
@@ -186,6 +187,34 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     return first;
 }
 
+/* A command not in the table runs maildex-NAME, else notmuch-NAME, found in $PATH, with the same
+ * arguments after the name, as notmuch runs notmuch-NAME (notmuch-git, notmuch-mutt ...), and with
+ * NOTMUCH_CONFIG and MAILDEX_CONFIG naming the config file in use, so that what it runs reads the
+ * same. Returns only when neither could be run, 1 after saying why. */
+static int run_external(struct cli *cli, char **argv)
+{
+    static const char *const prefixes[] = {"maildex", "notmuch"};
+    char *name = argv[0], *config = config_find(cli->ctx, cli->config_option);
+    int err = ENOENT;
+
+    if (config && *config && (setenv("NOTMUCH_CONFIG", config, 1) != 0 ||
+                              setenv("MAILDEX_CONFIG", config, 1) != 0))
+        return cli_error(NULL, "cannot set the environment of external command '%s': %s", name,
+                         strerror(errno));
+    for (size_t i = 0; i < G_N_ELEMENTS(prefixes) && err == ENOENT; i++) {
+        argv[0] = talloc_asprintf(cli->ctx, "%s-%s", prefixes[i], name);
+        execvp(argv[0], argv);
+        err = errno;
+        if (err != ENOENT) /* there, but it cannot run: not a reason to run another */
+            fprintf(stderr, "Error: Running external command '%s' failed: %s\n", argv[0],
+                    strerror(err));
+    }
+    argv[0] = name;
+    if (err == ENOENT)
+        cli_error(NULL, "unknown command '%s' (see 'maildex help')", name);
+    return EXIT_FAILURE;
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {0};
@@ -226,7 +255,7 @@ int main(int argc, char **argv)
     }
     cli.command = cli_find_command(argv[first]);
     if (cli.command == NULL) {
-        cli_error(NULL, "unknown command '%s' (see 'maildex help')", argv[first]);
+        status = run_external(&cli, argv + first);
         goto done;
     }
     cli.config = config_load(cli.ctx, cli.config_option, &error);

@@ -221,9 +221,13 @@ static void apply(struct run *r, struct job *job)
     bool added = false;
 
     if (job->vanished) {
+        maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false, true};
         r->stats->files_vanished++;
         g_hash_table_add(r->unsafe_dirs, job->dir);
-        warning(r, job->path, "vanished before it could be read");
+        if (r->opts->event)
+            r->opts->event(r->opts->data, &e);
+        else
+            warning(r, job->path, "vanished before it could be read");
     } else if (job->rc == MAILDEX__PARSE_ERROR) {
         /* Not recording the directory's mtime retries the file next time (fixing a permission
          * does not change the directory's mtime). */
@@ -422,11 +426,13 @@ static void index_new_files(struct run *r)
 /* ---- phases 4 and 5 ----------------------------------------------------------------------------- */
 
 /* Whether this run must keep messages whose last file is gone: a directory or file that exists but
- * could not be read may be exactly where they moved (notmuch gives up the whole run for the same
- * reason). Removals that leave a message another file are safe either way. */
+ * could not be read, or the missing target of a symlink, may be exactly where they moved (notmuch
+ * gives up the whole run for the same reason). Removals that leave a message another file are safe
+ * either way. */
 static bool must_hold_removals(const struct run *r)
 {
-    return r->stats->directories_unreadable || r->stats->files_unreadable;
+    return r->stats->directories_unreadable || r->stats->files_unreadable ||
+           r->stats->dangling_symlinks;
 }
 
 /* Removes one file row, unless it is a message's last and removals are held: then the row stays and
@@ -506,7 +512,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
 {
     maildex_index_stats_t local_stats = {0};
     struct maildex__scan_options scan_opts = {opts->ignore, opts->full_scan, opts->warning,
-                                              opts->data};
+                                              opts->event, opts->data};
     struct run r = {0};
     struct maildex__writer_lock *lock = NULL;
     sqlite3_int64 changes_before;
@@ -534,6 +540,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     stats->warnings = r.scan->warnings;
     stats->directories_unreadable = r.scan->unreadable_dirs;
     stats->files_unreadable = r.scan->unreadable_entries;
+    stats->dangling_symlinks = r.scan->dangling;
     stats->directories = r.scan->dirs->len;
     stats->directories_listed = r.scan->listed;
     stats->first_run = ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->id == 0;

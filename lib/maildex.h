@@ -131,6 +131,8 @@ typedef struct {
                                   about, retried next run */
     uint64_t directories_unreadable; /* directories that exist but could not be read: warned
                                   about; what the index knows of them is kept as it is */
+    uint64_t dangling_symlinks; /* symbolic links whose target does not exist (MAILDEX_INDEX_DANGLING):
+                                  what the database knows by their names is kept */
     uint64_t removals_held;    /* messages whose last file is gone, kept because some mail could
                                   not be read this run (it may be where they moved); removed by
                                   the first run that reads everything */
@@ -140,6 +142,40 @@ typedef struct {
     bool first_run;            /* the database had never indexed the mail root before */
 } maildex_index_stats_t;
 
+/* What a maildex_index() run decided about one entry of the mail root: the decisions notmuch's
+ * `new --debug` prints, and the entries notmuch reports by name. */
+typedef enum {
+    /* An entry of a listed directory matched new.ignore: not walked, not indexed, not counted, not
+     * even stat'ed (so an ignored dangling symlink is no DANGLING). A file or directory the database
+     * knew by that name is gone from it (FILE_GONE, DIR_GONE). */
+    MAILDEX_INDEX_IGNORED,
+    /* A file the database knows is missing from its listed directory: its file is removed after the
+     * new files are added, so a message that was renamed or moved keeps its tags. */
+    MAILDEX_INDEX_FILE_GONE,
+    /* A directory the database knows is gone, with files under it: every file and directory under
+     * it is removed, as for FILE_GONE (one event for the directory, none for what was under it). */
+    MAILDEX_INDEX_DIR_GONE,
+    /* A symbolic link whose target does not exist. What the database knows by its name is kept, and
+     * no message loses its last file in this run (the target may be mail on a disk not mounted);
+     * counted in dangling_symlinks. */
+    MAILDEX_INDEX_DANGLING,
+    /* A file the walk listed was gone when its turn to be read came (a mail program moved it):
+     * counted in files_vanished; its directory is listed again next run. */
+    MAILDEX_INDEX_VANISHED,
+} maildex_index_event_kind_t;
+
+typedef struct {
+    maildex_index_event_kind_t kind;
+    const char *path; /* absolute; valid during the call */
+    /* FILE_GONE, DIR_GONE: its name sorts (bytewise) after every name still in its directory, or
+     * that directory was not listed (notmuch's "leftover" rather than "passed" entries). */
+    bool sorts_last;
+    /* IGNORED: its directory was listed and diffed (changed, new to the database, or a full scan).
+     * false: the directory did not change and was only looked into because it has subdirectories,
+     * as notmuch looks into every such directory (its first pass, not its second). */
+    bool listed;
+} maildex_index_event_t;
+
 typedef struct {
     const char *const *new_tags;    /* NULL-terminated: tags of new messages (notmuch's new.tags) */
     const char *const *ignore;      /* NULL-terminated new.ignore entries: names, or "/regex/" matched
@@ -147,8 +183,12 @@ typedef struct {
     bool synchronize_flags;         /* Maildir flags <-> tags (maildir.synchronize_flags) */
     bool full_scan;                 /* list every directory, even unchanged ones */
     /* Called for each entry skipped (a symlink loop, a FIFO, an unreadable file ...), once per run:
-     * reason is a lower-case phrase. */
+     * reason is a lower-case phrase. Dangling symlinks and vanished files come here too when event
+     * is NULL. */
     void (*warning)(void *data, const char *path, const char *reason);
+    /* Called for each decision of maildex_index_event_kind_t, in the order the run makes them; it
+     * must not call into the database. NULL for none. */
+    void (*event)(void *data, const maildex_index_event_t *event);
     /* Called for each file that is not mail (notmuch's "Ignoring non-mail file" note). */
     void (*not_mail)(void *data, const char *path);
     /* Called after each file is done (verbose output, progress): done of total so far. */
@@ -352,10 +392,13 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
 /* notmuch's `reindex`: re-parses a file of every message q matches (create q with
  * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does) and re-indexes it: text,
  * headers, date, thread links and the "attachment", "signed" and "encrypted" tags; every other tag
- * is kept. A message none of whose files can be read is left as it was. Waits for another indexer
- * (`new`, `reindex`) to finish first. Sets *reindexed (may be NULL) to the number of messages
- * re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY or a database error; the message is on the
- * database handle. */
+ * is kept. A file that is gone (no such file or directory) is dropped from its message, and a
+ * message whose every file is gone leaves the store, tags and all, as notmuch's reindex does; a file
+ * that exists but cannot be read is kept, and a message none of whose files can be read is left as
+ * it was. Waits for another indexer (`new`, `reindex`) to finish first. Sets *reindexed (may be
+ * NULL) to the number of messages re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY,
+ * FILE_NOT_FOUND (the mail root is not there: nothing is taken for gone) or a database error; the
+ * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared

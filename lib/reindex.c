@@ -1,6 +1,8 @@
 /* maildex_reindex(): re-parse the files of the messages a query matches and re-index them, keeping
  * their tags. The matches are collected first (Message-IDs), then each is re-parsed and rewritten in
- * batched transactions; re-indexing never reads the whole store. */
+ * batched transactions; re-indexing never reads the whole store. As notmuch's reindex, it drops the
+ * files that are gone, and a message whose every file is gone; as `new`, only a file that is really
+ * gone (no such file or directory), never one that exists but cannot be read. */
 #include "maildex-private.h"
 
 #include "maildir.h"
@@ -8,7 +10,10 @@
 #include "mime.h"
 #include "store.h"
 
+#include <errno.h>
 #include <glib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #define BATCH 500
 
@@ -26,10 +31,17 @@ static maildex_status_t collect_ids(maildex_query_t *q, GPtrArray *ids)
     return st;
 }
 
-/* Parses the first of the message's files that still reads as mail. */
+static bool is_gone(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Parses the first of the message's files that still reads as mail, and lists the files that are
+ * gone (every file is looked at, so that all of them are found). */
 static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                       void *ctx, int64_t key,
-                                       struct maildex__parsed_message **out)
+                                       void *ctx, int64_t key, struct maildex__parsed_message **out,
+                                       GArray *gone)
 {
     sqlite3_stmt *stmt;
     bool row;
@@ -39,15 +51,45 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, key);
-    while (*out == NULL && (st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 && row) {
+    while ((st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 && row) {
         char *path = maildex__path_join(ctx, db->mail_root, (const char *) sqlite3_column_text(stmt, 0),
                                         (const char *) sqlite3_column_text(stmt, 1));
+        int64_t file_id = sqlite3_column_int64(stmt, 2);
         struct maildex__parsed_message *m = NULL;
-        if (mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
+        if (path == NULL) {
+            st = MAILDEX_STATUS_NO_MEMORY;
+            break;
+        }
+        if (*out == NULL && mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
+        else if (m == NULL && is_gone(path))
+            g_array_append_val(gone, file_id);
     }
     sqlite3_reset(stmt);
     return st;
+}
+
+/* Drops the files that are gone; *removed is set when they were all the message had. */
+static maildex_status_t drop_gone(maildex_db_t *db, GArray *gone, bool *removed)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    *removed = false;
+    /* reindex knows nothing of maildir.synchronize_flags: the tags stay as they are, as notmuch's */
+    for (guint i = 0; i < gone->len && st == MAILDEX_STATUS_OK && !*removed; i++)
+        st = maildex__store_remove_file(db, g_array_index(gone, int64_t, i), false, removed);
+    return st;
+}
+
+/* A mail root that is not there (a disk not mounted) makes every file look gone: refuse instead. */
+static maildex_status_t check_mail_root(maildex_db_t *db)
+{
+    struct stat sb;
+
+    if (stat(db->mail_root, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return MAILDEX_STATUS_OK;
+    return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "mail root '%s' is not a directory",
+                          db->mail_root);
 }
 
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
@@ -58,8 +100,11 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
     struct maildex__writer_lock *lock = NULL;
     /* An indexer: no `new` may apply a scan made before this re-keys messages, nor the other way. */
     maildex_status_t st = maildex__writer_lock(db, "indexing", NULL, &lock);
+    GArray *gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
     uint64_t done = 0;
 
+    if (st == MAILDEX_STATUS_OK)
+        st = check_mail_root(db);
     if (st == MAILDEX_STATUS_OK)
         st = collect_ids(q, ids);
     if (st == MAILDEX_STATUS_OK && ids->len)
@@ -70,10 +115,14 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
         void *local = talloc_new(NULL);
         struct maildex__parsed_message *m = NULL;
         int64_t key, new_key;
+        bool removed = false;
+        g_array_set_size(gone, 0);
         st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, ids->pdata[i], &key);
         if (st == MAILDEX_STATUS_OK && key)
-            st = parse_any_file(db, mime, local, key, &m);
-        if (st == MAILDEX_STATUS_OK && m) {
+            st = parse_any_file(db, mime, local, key, &m, gone);
+        if (st == MAILDEX_STATUS_OK)
+            st = drop_gone(db, gone, &removed);
+        if (st == MAILDEX_STATUS_OK && m && !removed) {
             st = maildex__store_reindex(db, key, m, &new_key);
             done++;
         }
@@ -86,6 +135,7 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
     else if (db->in_transaction)
         maildex__rollback(db);
     g_ptr_array_free(ids, TRUE);
+    g_array_free(gone, TRUE);
     maildex__writer_unlock(lock);
     if (reindexed)
         *reindexed = done;

@@ -3,6 +3,7 @@
 #include "scan.h"
 
 #include "maildir.h"
+#include "regexp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,18 +40,39 @@ static void warn(struct walk *w, const char *dir, const char *name, const char *
     talloc_free(path);
 }
 
+/* Tells the host one decision (maildex_index_event_t) about dir/name. */
+static void event(struct walk *w, maildex_index_event_kind_t kind, const char *dir, const char *name,
+                  bool sorts_last, bool listed)
+{
+    char *path;
+    maildex_index_event_t e = {kind, NULL, sorts_last, listed};
+
+    if (w->opts->event == NULL)
+        return;
+    path = maildex__path_join(NULL, w->db->mail_root, dir, name);
+    e.path = path ? path : name;
+    w->opts->event(w->opts->data, &e);
+    talloc_free(path);
+}
+
 static char *child_path(const char *dir, const char *name)
 {
     return dir[0] ? g_strdup_printf("%s/%s", dir, name) : g_strdup(name);
 }
 
+/* notmuch's database directory and maildex's, skipped at the top of the mail root only: deeper down
+ * a folder of either name is mail like any other, as notmuch indexes it. */
+static bool internal(const char *dir, const char *name)
+{
+    return dir[0] == '\0' && (strcmp(name, ".notmuch") == 0 || strcmp(name, ".maildex") == 0);
+}
+
+/* Whether new.ignore names dir/name. */
 static bool ignored(const struct maildex__scan *scan, const char *dir, const char *name)
 {
     bool hit = false;
     char *rel;
 
-    if (strcmp(name, ".maildex") == 0 || strcmp(name, ".notmuch") == 0)
-        return true;
     for (guint i = 0; i < scan->ignore_names->len; i++)
         if (strcmp(name, scan->ignore_names->pdata[i]) == 0)
             return true;
@@ -58,32 +80,43 @@ static bool ignored(const struct maildex__scan *scan, const char *dir, const cha
         return false;
     rel = child_path(dir, name);
     for (guint i = 0; i < scan->ignore_regexes->len && !hit; i++)
-        hit = g_regex_match(scan->ignore_regexes->pdata[i], rel, 0, NULL);
+        hit = maildex__regex_match(scan->ignore_regexes->pdata[i], rel);
     g_free(rel);
     return hit;
 }
 
+/* notmuch's new.ignore: an entry starting with '/' is a POSIX extended regex between slashes, any
+ * other a name. A pattern that is malformed or does not compile fails the run before anything is
+ * read, as in notmuch: skipping it would index what the user meant to keep out. */
 static void compile_ignores(struct walk *w)
 {
     w->scan->ignore_names = g_ptr_array_new();
-    w->scan->ignore_regexes = g_ptr_array_new_with_free_func((GDestroyNotify) g_regex_unref);
-    for (size_t i = 0; w->opts->ignore && w->opts->ignore[i]; i++) {
+    w->scan->ignore_regexes = g_ptr_array_new_with_free_func((GDestroyNotify) maildex__regex_free);
+    for (size_t i = 0; w->opts->ignore && w->opts->ignore[i] && !w->st; i++) {
         const char *e = w->opts->ignore[i];
         size_t len = strlen(e);
-        if (len >= 2 && e[0] == '/' && e[len - 1] == '/') {
-            char *pattern = g_strndup(e + 1, len - 2);
-            GError *err = NULL;
-            GRegex *re = g_regex_new(pattern, G_REGEX_OPTIMIZE, 0, &err);
-            if (re)
-                g_ptr_array_add(w->scan->ignore_regexes, re);
-            else {
-                warn(w, "", e, "new.ignore: not a valid regular expression; entry ignored");
-                g_error_free(err);
-            }
-            g_free(pattern);
-        } else if (len) {
+        struct maildex__regex *re;
+        char *pattern, *error;
+        if (len == 0)
+            continue;
+        if (e[0] != '/') {
             g_ptr_array_add(w->scan->ignore_names, (gpointer) e);
+            continue;
         }
+        if (len < 3 || e[len - 1] != '/') {
+            w->st = maildex__error(w->db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                                   "malformed pattern '%s' in new.ignore", e);
+            continue;
+        }
+        pattern = talloc_strndup(NULL, e + 1, len - 2);
+        error = pattern ? maildex__regex_compile(pattern, pattern, &re) : NULL;
+        if (pattern == NULL)
+            w->st = MAILDEX_STATUS_NO_MEMORY;
+        else if (error)
+            w->st = maildex__error(w->db, MAILDEX_STATUS_INVALID_ARGUMENT, "%s in new.ignore", error);
+        else
+            g_ptr_array_add(w->scan->ignore_regexes, re);
+        talloc_free(pattern);
     }
 }
 
@@ -215,9 +248,21 @@ static gint compare_names(gconstpointer a, gconstpointer b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* A symbolic link whose target does not exist. notmuch stops the whole run at one, so as not to
+ * lose the mail of a disk that is not mounted; here what the database knows by its name is kept
+ * (struct entry's unknown) and the run holds back removals, as for an entry it cannot read. */
+static void dangling(struct walk *w, const char *dir, const char *name)
+{
+    w->scan->dangling++;
+    if (w->opts->event)
+        event(w, MAILDEX_INDEX_DANGLING, dir, name, false, true);
+    else
+        warn(w, dir, name, "dangling symlink; what the index knows of it is kept");
+}
+
 /* What a directory entry is; *type is DT_DIR, DT_REG, something else to skip with a warning, or
- * DT_UNKNOWN for an entry that exists but cannot be stat'ed (kept, see struct entry). Returns false
- * for an entry to skip silently after its warning. */
+ * DT_UNKNOWN for an entry that exists but cannot be stat'ed, or a dangling symlink (kept, see struct
+ * entry). Returns false for an entry to skip (after its warning, if any). */
 static bool entry_type(struct walk *w, DIR *dh, const char *dir, const char *name, unsigned char *type)
 {
     struct stat sb;
@@ -225,10 +270,17 @@ static bool entry_type(struct walk *w, DIR *dh, const char *dir, const char *nam
     if (*type != DT_LNK && *type != DT_UNKNOWN)
         return true;
     if (fstatat(dirfd(dh), name, &sb, 0) != 0) {
-        if (errno == ELOOP || errno == ENOENT) {
-            warn(w, dir, name, "%s",
-                 errno == ELOOP ? "symlink loop; skipped" : "dangling symlink; skipped");
+        if (errno == ELOOP) {
+            warn(w, dir, name, "symlink loop; skipped");
             return false;
+        }
+        if (errno == ENOENT) {
+            /* Without d_type the entry may as well have gone since readdir: then it is not here. */
+            if (fstatat(dirfd(dh), name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(sb.st_mode))
+                return false;
+            dangling(w, dir, name);
+            *type = DT_UNKNOWN;
+            return true;
         }
         w->scan->unreadable_entries++;
         warn(w, dir, name, "cannot stat: %s; kept as it is", strerror(errno));
@@ -243,31 +295,43 @@ static bool entry_type(struct walk *w, DIR *dh, const char *dir, const char *nam
     return true;
 }
 
-/* Lists a directory: regular files and subdirectories, with a warning for anything else. With
- * count_files, regular files are only counted (those not ignored), not kept: a directory new to the
+/* Lists a directory: regular files and subdirectories not ignored, with a warning for anything
+ * else. An ignored entry is told as an event and never stat'ed, so an ignored dangling symlink costs
+ * nothing. With count_files, regular files are only counted, not kept: a directory new to the
  * database is listed again, in inode order, when its files are indexed (maildex__scan_relist), and
- * keeping every name of a first index until the end cost ~60 MB at 1M messages. Returns NULL with
- * errno set when the directory cannot be opened or read to the end: a partial listing would look
- * like removals. */
+ * keeping every name of a first index until the end cost ~60 MB at 1M messages. *last is the
+ * greatest name not ignored, kept or not (NULL for none). Returns NULL with errno set when the
+ * directory cannot be opened or read to the end: a partial listing would look like removals. */
 static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *is_maildir,
-                        uint64_t *count_files)
+                        uint64_t *count_files, const char **last)
 {
     GArray *entries;
+    GString *greatest;
     DIR *dh = opendir(abs);
     struct dirent *de;
-    bool in_leaf, leaf_is_new;
+    bool in_leaf, leaf_is_new, any = false;
     int err;
 
     *is_maildir = false;
+    *last = NULL;
     if (dh == NULL)
         return NULL;
     entries = g_array_new(FALSE, FALSE, sizeof(struct entry));
+    greatest = g_string_new(NULL);
     in_leaf = maildex__maildir_is_leaf(dir, &leaf_is_new);
     while ((errno = 0, de = readdir(dh)) != NULL) {
         struct entry e = {0};
         unsigned char type = de->d_type;
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            !entry_type(w, dh, dir, de->d_name, &type))
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (ignored(w->scan, dir, de->d_name)) {
+            event(w, MAILDEX_INDEX_IGNORED, dir, de->d_name, false, true);
+            continue;
+        }
+        if (!any || strcmp(de->d_name, greatest->str) > 0)
+            g_string_assign(greatest, de->d_name);
+        any = true;
+        if (internal(dir, de->d_name) || !entry_type(w, dh, dir, de->d_name, &type))
             continue;
         if (type == DT_DIR) {
             if (strcmp(de->d_name, "cur") == 0 || strcmp(de->d_name, "new") == 0)
@@ -286,7 +350,7 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
                                    : "not a regular file (a device); skipped");
             continue;
         } else if (count_files) {
-            *count_files += !ignored(w->scan, dir, de->d_name);
+            ++*count_files;
             continue;
         }
         e.name = g_string_chunk_insert(w->scan->names, de->d_name);
@@ -294,6 +358,9 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
     }
     err = errno;
     closedir(dh);
+    if (any && err == 0)
+        *last = g_string_chunk_insert(w->scan->names, greatest->str);
+    g_string_free(greatest, TRUE);
     if (err != 0) {
         g_array_free(entries, TRUE);
         errno = err;
@@ -323,6 +390,43 @@ static void unreadable(struct walk *w, struct maildex__scan_dir *d, const char *
          strerror(err));
 }
 
+/* Whether a name gone from a listing sorts after every name left in it (last). */
+static bool sorts_last(const char *name, const char *last)
+{
+    const char *base = strrchr(name, '/');
+    return last == NULL || strcmp(base ? base + 1 : name, last) > 0;
+}
+
+static void file_gone(struct walk *w, struct maildex__scan_dir *d, int64_t file_id, const char *name,
+                      const char *last)
+{
+    event(w, MAILDEX_INDEX_FILE_GONE, d->path, name, sorts_last(name, last), true);
+    add_removal(w, d, file_id, name);
+}
+
+/* A directory gone from disk: its whole subtree removed, and one event for it when files were under
+ * it (one that held none is only a row of ours, which notmuch never had). path is relative to the
+ * mail root. */
+static void dir_gone(struct walk *w, const char *path, int64_t dir_id, bool last)
+{
+    guint before = w->scan->removals->len;
+
+    remove_dir_tree(w, dir_id);
+    if (w->scan->removals->len > before)
+        event(w, MAILDEX_INDEX_DIR_GONE, path, NULL, last, true);
+}
+
+/* The known subdirectories (path -> id) a listing lacked, in name order as notmuch reports them. */
+static void subdirs_gone(struct walk *w, GHashTable *subdirs, const char *last)
+{
+    GList *paths = g_list_sort(g_hash_table_get_keys(subdirs), (GCompareFunc) strcmp);
+
+    for (GList *p = paths; p && w->st == MAILDEX_STATUS_OK; p = p->next)
+        dir_gone(w, p->data, *(int64_t *) g_hash_table_lookup(subdirs, p->data),
+                 sorts_last(p->data, last));
+    g_list_free(paths);
+}
+
 /* A changed (or new) directory: list it, diff files against the database, queue subdirectories.
  * The listing and the database's files are both in byte order of name, so the diff is one merge:
  * no per-file allocation or hashing for the tens of thousands of files a big folder keeps. */
@@ -330,12 +434,11 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
 {
     bool is_maildir;
     uint64_t new_files = 0;
-    GArray *entries = list_dir(w, d->path, abs, &is_maildir, d->id == 0 ? &new_files : NULL);
+    const char *last;
+    GArray *entries = list_dir(w, d->path, abs, &is_maildir, d->id == 0 ? &new_files : NULL, &last);
     GHashTable *subdirs;
     sqlite3_stmt *stmt = NULL;
     const char *known = NULL;
-    GHashTableIter it;
-    gpointer key, value;
 
     if (entries == NULL) {
         unreadable(w, d, "read", errno);
@@ -351,8 +454,12 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
     for (guint i = 0; i < entries->len && w->st == MAILDEX_STATUS_OK; i++) {
         struct entry *e = &g_array_index(entries, struct entry, i);
         int cmp = 1;
-        if (ignored(w->scan, d->path, e->name) || (e->is_dir && is_maildir && strcmp(e->name, "tmp") == 0))
+        if (e->is_dir && is_maildir && strcmp(e->name, "tmp") == 0)
             continue;
+        /* Listed again next run until it can be made out: while it stands, removals are held, and
+         * a run that skipped this directory would not know to hold them. */
+        if (e->unknown)
+            d->record_mtime = false;
         if (e->is_dir || e->unknown) {
             char *path = child_path(d->path, e->name);
             g_hash_table_remove(subdirs, path);
@@ -363,7 +470,7 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
                 continue;
         }
         while (known && (cmp = strcmp(known, e->name)) < 0) { /* in the database, gone from disk */
-            add_removal(w, d, sqlite3_column_int64(stmt, 0), known);
+            file_gone(w, d, sqlite3_column_int64(stmt, 0), known, last);
             next_known(w, stmt, &known);
         }
         if (known && cmp == 0) /* known and still there */
@@ -378,24 +485,45 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
         w->scan->files_found++;
     }
     while (known && w->st == MAILDEX_STATUS_OK) {
-        add_removal(w, d, sqlite3_column_int64(stmt, 0), known);
+        file_gone(w, d, sqlite3_column_int64(stmt, 0), known, last);
         next_known(w, stmt, &known);
     }
     w->scan->files_found += new_files;
     if (stmt)
         sqlite3_reset(stmt);
-    g_hash_table_iter_init(&it, subdirs);
-    while (g_hash_table_iter_next(&it, &key, &value) && w->st == MAILDEX_STATUS_OK)
-        remove_dir_tree(w, *(int64_t *) value);
+    subdirs_gone(w, subdirs, last);
     g_array_free(entries, TRUE);
     g_hash_table_destroy(subdirs);
 }
 
-/* An unchanged directory: visit the subdirectories the database knows. */
-static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t index)
+/* notmuch looks into every unchanged directory that has subdirectories (its pass 1, to descend)
+ * and reports the ignored entries it meets there; so does this, when something may be ignored and a
+ * host listens. Nothing else is taken from the listing: the directory did not change, and one that
+ * cannot be read here is not diffed either. */
+static void peek_ignored(struct walk *w, struct maildex__scan_dir *d, const char *abs)
+{
+    struct dirent *de;
+    DIR *dh;
+
+    if (w->opts->event == NULL ||
+        (w->scan->ignore_names->len == 0 && w->scan->ignore_regexes->len == 0) ||
+        (dh = opendir(abs)) == NULL)
+        return;
+    while ((de = readdir(dh)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+            ignored(w->scan, d->path, de->d_name))
+            event(w, MAILDEX_INDEX_IGNORED, d->path, de->d_name, false, false);
+    closedir(dh);
+}
+
+/* An unchanged directory: visit the subdirectories the database knows. nlink counts its
+ * subdirectories on disk (plus 2; notmuch's test for a leaf). */
+static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t index, const char *abs,
+                       nlink_t nlink)
 {
     sqlite3_stmt *stmt;
     bool row;
+    guint before = w->scan->dirs->len;
 
     if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
         return;
@@ -403,6 +531,8 @@ static void walk_known(struct walk *w, struct maildex__scan_dir *d, int64_t inde
     while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row)
         add_dir(w, (const char *) sqlite3_column_text(stmt, 1), index);
     sqlite3_reset(stmt);
+    if (w->st == MAILDEX_STATUS_OK && (nlink != 2 || w->scan->dirs->len > before))
+        peek_ignored(w, d, abs);
 }
 
 /* A directory that exists (stat did not say ENOENT) but cannot be stat'ed. When its parent cannot be
@@ -455,7 +585,7 @@ static void walk_one(struct walk *w, int64_t index)
     }
     if (rc != 0 || !S_ISDIR(sb.st_mode)) {
         if (d->id) /* gone since the database saw it (or since the parent was listed) */
-            remove_dir_tree(w, d->id);
+            dir_gone(w, d->path, d->id, true);
         if (index == 0)
             w->st = maildex__error(w->db, MAILDEX_STATUS_FILE_NOT_FOUND,
                                    "mail root '%s' is not a directory", w->db->mail_root);
@@ -480,7 +610,7 @@ static void walk_one(struct walk *w, int64_t index)
     if (w->opts->full_scan || d->id == 0 || db_mtime != d->fs_mtime)
         walk_listed(w, d, index, abs);
     else
-        walk_known(w, d, index);
+        walk_known(w, d, index, abs, sb.st_nlink);
     talloc_free(abs);
 }
 
@@ -532,12 +662,14 @@ void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_roo
 
     while (dh && (de = readdir(dh)) != NULL) {
         unsigned char type = de->d_type;
+        if (internal(dir->path, de->d_name) || ignored(scan, dir->path, de->d_name))
+            continue;
         if (type == DT_LNK || type == DT_UNKNOWN) {
             struct stat sb;
             type = fstatat(dirfd(dh), de->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode) ? DT_REG
                                                                                      : DT_UNKNOWN;
         }
-        if (type == DT_REG && !ignored(scan, dir->path, de->d_name)) {
+        if (type == DT_REG) {
             struct named_inode e = {(uint64_t) de->d_ino, g_string_chunk_insert(chunk, de->d_name)};
             g_array_append_val(found, e);
         }

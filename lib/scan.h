@@ -1,13 +1,15 @@
 /* scan.h: the first phase of `new`: walk the mail root and find what changed, without writing and
  * without opening a mail file. Directories whose mtime matches the database are not listed (their
  * known subdirectories are still visited); a changed directory's listing is diffed against the files
- * table. One bad entry (a symlink loop, a dangling symlink, a FIFO, a device, a directory inside
- * cur/ or new/) costs one warning and never stops the walk.
+ * table. One bad entry (a symlink loop, a FIFO, a device, a directory inside cur/ or new/) costs one
+ * warning and never stops the walk. What notmuch's `new --debug` reports (ignored entries, files and
+ * directories gone, dangling symlinks) is told to the host as events (maildex_index_event_t).
  *
  * Something that cannot be read is not something that is gone: only ENOENT (or ENOTDIR, or a file
  * where the directory was) removes what the database knows. A directory that cannot be stat'ed,
  * opened or listed to the end keeps its rows and its subtree untouched, is not listed again until it
- * can be, and costs one warning; an entry that cannot be stat'ed keeps a known file of that name. */
+ * can be, and costs one warning; an entry that cannot be stat'ed, and a dangling symlink, keep a known
+ * file or directory of that name. */
 #ifndef MAILDEX_SCAN_H
 #define MAILDEX_SCAN_H
 
@@ -49,6 +51,7 @@ struct maildex__scan {
     uint64_t listed;
     uint64_t unreadable_dirs;    /* directories that exist but could not be stat'ed or listed */
     uint64_t unreadable_entries; /* entries of a listing that exist but could not be stat'ed */
+    uint64_t dangling;           /* symbolic links whose target does not exist */
     GPtrArray *ignore_names;   /* new.ignore plain names */
     GPtrArray *ignore_regexes; /* new.ignore /regex/ entries, compiled */
 };
@@ -57,6 +60,7 @@ struct maildex__scan_options {
     const char *const *ignore;
     bool full_scan;
     void (*warning)(void *data, const char *path, const char *reason);
+    void (*event)(void *data, const maildex_index_event_t *event);
     void *data;
 };
 

@@ -3,9 +3,9 @@
 # headers and body, a 2 MB header line, 200-level multipart nesting, a 20 MB base64 attachment, a
 # FIFO, a symlink loop, a dangling symlink, a directory named like a message inside cur/, names with a
 # newline and with invalid UTF-8, an unreadable file, a symlink to a mail file. new must finish (a hang
-# fails through `timeout`), exit 75 for the unreadable file (notmuch's EX_TEMPFAIL) and 0 once it can
-# be read, warn once per skipped entry naming the path and the reason, and leave the body text of
-# every indexable message searchable.
+# fails through `timeout`), exit 1 for the dangling symlink (notmuch's error: its target may be mail
+# not mounted) and 0 once it is gone and the unreadable file can be read, warn once per skipped entry
+# naming the path and the reason, and leave the body text of every indexable message searchable.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 test_require sqlite3
@@ -81,13 +81,12 @@ age_directories
 without_overrides timeout 60 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 rc=$?
 
-test_begin_subtest "new finishes within the timeout and exits 75 for the file it could not read"
-test_expect_equal "$rc" "75"
+test_begin_subtest "new finishes within the timeout and exits 1 for the dangling symlink, as notmuch"
+test_expect_equal "$rc" "1"
 
 test_begin_subtest "every skipped entry gets one warning naming its path and the reason"
 {
     echo "maildex new: '$CUR/1234567890.dir.host:2,S': a directory inside a Maildir's cur/ or new/; skipped"
-    echo "maildex new: '$CUR/dangling': dangling symlink; skipped"
     echo "maildex new: '$CUR/fifo:2,S': not a regular file (a FIFO); skipped"
     echo "maildex new: '$CUR/loop-a': symlink loop; skipped"
     echo "maildex new: '$CUR/loop-b': symlink loop; skipped"
@@ -95,12 +94,20 @@ test_begin_subtest "every skipped entry gets one warning naming its path and the
 grep "^maildex new: " "$TMP_DIRECTORY/err" | grep -v "unreadable:2,S" | sort > "$TMP_DIRECTORY/warnings"
 test_expect_equal_file "$TMP_DIRECTORY/expected-warnings" "$TMP_DIRECTORY/warnings"
 
+test_begin_subtest "the dangling symlink gets notmuch's error naming it, and notmuch's note, once each"
+grep -e "^Error reading file " -e "^Note: A fatal error" "$TMP_DIRECTORY/err" > "$TMP_DIRECTORY/errors"
+printf '%s\n' "Error reading file $CUR/dangling: No such file or directory" \
+    "Note: A fatal error was encountered: Something went wrong trying to read or write a file" \
+    > "$TMP_DIRECTORY/expected-errors"
+test_expect_equal_file "$TMP_DIRECTORY/expected-errors" "$TMP_DIRECTORY/errors"
+
 test_begin_subtest "the unreadable file gets one warning naming it and the reason"
 output=$(grep -c "^maildex new: '$CUR/unreadable:2,S': cannot open: Permission denied$" "$TMP_DIRECTORY/err")
 test_expect_equal "$output" "1"
 
 test_begin_subtest "the empty and the binary file are notmuch's non-mail notes, nothing else is"
-grep -v "^maildex new: " "$TMP_DIRECTORY/err" | sort > "$TMP_DIRECTORY/notes"
+grep -v -e "^maildex new: " -e "^Error reading file " -e "^Note: A fatal error" "$TMP_DIRECTORY/err" |
+    sort > "$TMP_DIRECTORY/notes"
 printf '%s\n' "Note: Ignoring non-mail file: $CUR/binary" "Note: Ignoring non-mail file: $CUR/empty" \
     > "$TMP_DIRECTORY/expected-notes"
 test_expect_equal_file "$TMP_DIRECTORY/expected-notes" "$TMP_DIRECTORY/notes"
@@ -121,6 +128,8 @@ test_begin_subtest "the unreadable file is not indexed while it cannot be read"
 test_expect_equal "$(maildex count body:unreadableword 2>&1)" "0"
 
 chmod 600 "$CUR/unreadable:2,S"
+rm "$CUR/dangling"
+age_directories
 test_begin_subtest "once it can be read, the next run indexes it (its folder was not recorded as listed)"
 output=$(without_overrides timeout 60 maildex new 2>/dev/null | tail -n 1; maildex count body:unreadableword 2>&1)
 test_expect_equal "$output" "Added 1 new message to the database.

@@ -23,7 +23,7 @@ generate_message id=before-failure@x >/dev/null
 write_hook "$HOOKS" pre-new 'echo pre-new ran >> "$TMP_DIRECTORY/hook.log"; exit 3'
 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/out"):$(cat "$TMP_DIRECTORY/err"):$(cat "$LOG")" \
-    "1::maildex new: pre-new hook failed with status 3:pre-new ran"
+    "1::Error: pre-new hook failed with status 3:pre-new ran"
 
 test_begin_subtest "... before scanning: nothing indexed, not even a database created"
 test_expect_equal "$(ls "$MAIL_DIR/.maildex")" "hooks"
@@ -74,12 +74,12 @@ write_hook "$HOOKS" post-new 'exit 4'
 generate_message id=before-post-failure@x >/dev/null
 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err"):$(maildex count id:before-post-failure@x)" \
-    "1:maildex new: post-new hook failed with status 4:1"
+    "1:Error: post-new hook failed with status 4:1"
 
 test_begin_subtest "a hook killed by a signal is a failure"
 write_hook "$HOOKS" pre-new 'kill -TERM $$'
 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
-test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err")" "1:maildex new: pre-new hook killed by signal 15"
+test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err")" "1:Error: pre-new hook terminated with signal 15"
 
 test_begin_subtest "a hook that is not executable is an error, and new does not run"
 rm -f "$HOOKS/post-new"
@@ -88,7 +88,7 @@ chmod 644 "$HOOKS/pre-new"
 generate_message id=not-executable@x >/dev/null
 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err"):$(maildex count id:not-executable@x)" \
-    "1:maildex new: pre-new hook '$HOOKS/pre-new' is not executable: Permission denied:0"
+    "1:Error: pre-new hook access failed: Permission denied:0"
 
 test_begin_subtest "--no-hooks skips both hooks"
 : > "$LOG"
@@ -129,6 +129,61 @@ test_begin_subtest "a missing hook is skipped silently"
 rm -f "$HOOKS/pre-new" "$HOOKS/post-new"
 test_expect_equal "$(maildex new 2>&1)" "No new mail."
 
+test_begin_subtest "a hook the kernel cannot execute (no #! line) fails new with notmuch's message"
+printf 'echo not run\n' > "$HOOKS/pre-new"
+chmod +x "$HOOKS/pre-new"
+maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
+test_expect_equal "$?:$(cat "$TMP_DIRECTORY/out"):$(cat "$TMP_DIRECTORY/err")" \
+    "1::Error: pre-new hook execution failed: Exec format error"
+rm -f "$HOOKS/pre-new"
+
+# ---- notmuch's hook directories, searched before maildex's own ---------------------------------
+
+# place_hooks: a pre-new hook naming its directory in each of the places, most preferred first.
+NOTMUCH_HOOKS=$MAIL_DIR/.notmuch/hooks
+place_hooks() {
+    for dir in "$TMP_DIRECTORY/xdg/notmuch/default/hooks" "$TMP_DIRECTORY/xdg/notmuch/work/hooks" \
+        "$NOTMUCH_HOOKS" "$TMP_DIRECTORY/xdg/maildex/hooks" "$HOOKS"; do
+        write_hook "$dir" pre-new "echo '$dir' >> \"\$TMP_DIRECTORY/hook.log\""
+    done
+}
+place_hooks
+
+test_begin_subtest "\$XDG_CONFIG_HOME/notmuch/default/hooks comes first (notmuch's XDG place)"
+: > "$LOG"
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg maildex new >/dev/null 2>&1
+test_expect_equal "$?:$(cat "$LOG")" "0:$TMP_DIRECTORY/xdg/notmuch/default/hooks"
+
+test_begin_subtest "... \$NOTMUCH_PROFILE names the profile's directory"
+: > "$LOG"
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg NOTMUCH_PROFILE=work maildex new >/dev/null 2>&1
+test_expect_equal "$?:$(cat "$LOG")" "0:$TMP_DIRECTORY/xdg/notmuch/work/hooks"
+
+test_begin_subtest "then .notmuch/hooks in database.path (notmuch's database directory)"
+rm -rf "$TMP_DIRECTORY/xdg/notmuch"
+: > "$LOG"
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg maildex new >/dev/null 2>&1
+test_expect_equal "$?:$(cat "$LOG")" "0:$NOTMUCH_HOOKS"
+
+test_begin_subtest "... or hooks/ beside xapian/ when database.path holds notmuch's database itself"
+mkdir -p "$TMP_DIRECTORY/split/xapian"
+write_hook "$TMP_DIRECTORY/split/hooks" pre-new 'echo split >> "$TMP_DIRECTORY/hook.log"'
+printf '[database]\npath=%s\n' "$TMP_DIRECTORY/split" > "$TMP_DIRECTORY/split-config"
+: > "$LOG"
+MAILDEX_CONFIG=$TMP_DIRECTORY/split-config MAILDEX_DATABASE=$TMP_DIRECTORY/split-db/maildex.db \
+    XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg maildex new >/dev/null 2>&1
+test_expect_equal "$(cat "$LOG")" "split"
+
+test_begin_subtest "then maildex's own places: \$XDG_CONFIG_HOME/maildex/hooks, hooks/ beside the database"
+rm -rf "$MAIL_DIR/.notmuch"
+: > "$LOG"
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg maildex new >/dev/null 2>&1
+rm -rf "$TMP_DIRECTORY/xdg/maildex"
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg maildex new >/dev/null 2>&1
+test_expect_equal "$?:$(cat "$LOG")" "0:$TMP_DIRECTORY/xdg/maildex/hooks
+$HOOKS"
+rm -f "$HOOKS/pre-new"
+
 # ---- the shipped examples ----------------------------------------------------------------------
 
 # Stand-ins for the fetchers: they record their arguments and exit with $FAKE_STATUS.
@@ -151,7 +206,7 @@ generate_message id=not-fetched@x >/dev/null
 PATH=$FAKEBIN:$PATH FAKE_STATUS=2 maildex new > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err"):$(maildex count id:not-fetched@x)" \
     "1:pre-new: 'mbsync -a' failed with status 2; not indexing
-maildex new: pre-new hook failed with status 2:0"
+Error: pre-new hook failed with status 2:0"
 
 test_begin_subtest "hooks/pre-new: MAILDEX_FETCH=offlineimap runs offlineimap once, quietly"
 : > "$LOG"
@@ -162,7 +217,7 @@ test_begin_subtest "hooks/pre-new: a fetcher that is not installed is a failure 
 mkdir -p "$TMP_DIRECTORY/empty-path"
 output=$(PATH=$TMP_DIRECTORY/empty-path MAILDEX_FETCH=offlineimap "$MAILDEX_BUILDDIR/cli/maildex" new 2>&1)
 test_expect_equal "$?:$output" "1:pre-new: offlineimap is not installed (set MAILDEX_FETCH=none to index without fetching)
-maildex new: pre-new hook failed with status 127"
+Error: pre-new hook failed with status 127"
 
 # hooks/post-new needs `maildex tag --batch`; a stand-in maildex records the batch and passes every
 # other command to the real one.
@@ -206,7 +261,7 @@ generate_message id=tag-fails@x >/dev/null
 sed -i 's/^    exit 0$/    exit 5/' "$FAKEBIN/maildex"
 PATH=$FAKEBIN:$PATH MAILDEX_FETCH=none maildex new --quiet > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 test_expect_equal "$?:$(cat "$TMP_DIRECTORY/err")" "1:post-new: maildex tag --batch failed with status 5
-maildex new: post-new hook failed with status 5"
+Error: post-new hook failed with status 5"
 
 test_begin_subtest "hooks/post-new with the real maildex tag: list, sent and plain mail tagged, new removed"
 generate_message id=list-three@x from="Lister <l@example.com>" header="List-Id: <announce.lists.example.org>" >/dev/null

@@ -59,4 +59,46 @@ test_expect_equal "$(maildex count --exclude=false body:spamword)" "1"
 test_begin_subtest "a syntax error exits 1"
 test_expect_code 1 maildex reindex 'tag:inbox and ('
 
+# Files gone since the last `new`: reindex drops them, as notmuch's does (T700).
+generate_message id=dup@x filename=dup-a:2, >/dev/null
+cp "$MAIL_DIR/cur/dup-a:2," "$MAIL_DIR/cur/dup-b:2,"
+generate_message id=lost@x filename=lost:2, >/dev/null
+generate_message id=locked@x filename=locked:2, >/dev/null
+maildex new >/dev/null 2>&1
+maildex tag +kept -- id:dup@x id:locked@x
+
+test_begin_subtest "a copy that is gone is dropped from its message; the message and its tags stay"
+rm "$MAIL_DIR/cur/dup-a:2,"
+maildex reindex id:dup@x
+test_expect_equal "$(maildex_store_dump | grep '^dup@x' | cut -f2,3)" "inbox kept unread	cur/dup-b:2,"
+
+test_begin_subtest "a message whose every file is gone leaves the store"
+rm "$MAIL_DIR/cur/lost:2,"
+maildex reindex id:lost@x
+rc=$?
+test_expect_equal "$rc|$(maildex count id:lost@x)|$(maildex_store_check)" "0|0|ok"
+
+test_begin_subtest "a file that exists but cannot be read is not gone: the message is kept as it was"
+if can_drop_overrides; then
+    chmod 000 "$MAIL_DIR/cur/locked:2,"
+    without_overrides maildex reindex id:locked@x
+    rc=$?
+    chmod 644 "$MAIL_DIR/cur/locked:2,"
+    test_expect_equal "$rc|$(maildex_store_dump | grep '^locked@x' | cut -f2,3)" "0|inbox kept unread	cur/locked:2,"
+else
+    test_skip_ "root's permission overrides cannot be dropped here"
+fi
+
+test_begin_subtest "a mail root that is not there (a disk not mounted): exit 1, nothing taken for gone"
+mv "$MAIL_DIR/.maildex" "$TMP_DIRECTORY/db-aside"
+mv "$MAIL_DIR" "$TMP_DIRECTORY/mail-aside"
+db=$TMP_DIRECTORY/db-aside/maildex.db
+before=$(maildex_store_dump "$db")
+output=$(MAILDEX_DATABASE=$db maildex reindex '*' 2>&1)
+rc=$?
+test_expect_equal "$rc|$output|$(maildex_store_dump "$db")" \
+    "1|maildex reindex: mail root '$MAIL_DIR' is not a directory|$before"
+mv "$TMP_DIRECTORY/mail-aside" "$MAIL_DIR"
+mv "$TMP_DIRECTORY/db-aside" "$MAIL_DIR/.maildex"
+
 test_done
