@@ -169,9 +169,37 @@ static const char *ids_probe(struct maildex__planner *p, const struct id_field *
                              f->probe_table, a, maildex__plan_set(p, set), f->probe_column);
 }
 
+/* set less the tags whose messages are all hidden (`(tag *)` need not stream the spam tag to find
+ * every one excluded); set itself when none is in it. */
+static const struct maildex__set *unhidden(struct maildex__planner *p, const struct id_field *f,
+                                           const struct maildex__set *set)
+{
+    GArray *keep;
+    struct maildex__set *out;
+    bool any = false;
+
+    if (set == NULL || f != &tag_field || p->hidden_tags == NULL)
+        return set;
+    for (size_t i = 0; i < maildex__set_size(set) && !any; i++)
+        any = maildex__set_has_int(p->hidden_tags, maildex__set_int(set, i));
+    if (!any)
+        return set;
+    keep = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    for (size_t i = 0; i < maildex__set_size(set); i++) {
+        int64_t id = maildex__set_int(set, i);
+        if (!maildex__set_has_int(p->hidden_tags, id))
+            g_array_append_val(keep, id);
+    }
+    if ((out = maildex__set_of_ints(p->ctx, (int64_t *) keep->data, keep->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    g_array_free(keep, TRUE);
+    return out;
+}
+
 static bool ids_drive(struct maildex__planner *p, const struct id_field *f,
                       const struct maildex__set *set, struct maildex__drive *d)
 {
+    set = unhidden(p, f, set);
     if (!maildex__plan_drive_set(p, d, set, f->kind, f->drive_from, f->drive_key, f->drive_column,
                                  f->repeats))
         return false;
@@ -519,6 +547,20 @@ static int64_t property_estimate(struct maildex__planner *p, const struct mailde
     return c >= cap ? MAILDEX__EST_MANY : c;
 }
 
+/* The side of a date range text that does not parse, as notmuch names it: `foo` of `foo..2024`. */
+static const char *bad_side(struct maildex__planner *p, const char *value)
+{
+    const char *dots = strstr(value, "..");
+    char *begin = dots ? talloc_strndup(p->ctx, value, (size_t) (dots - value)) : NULL;
+    time_t now = (time_t) p->now, t;
+
+    if (begin == NULL)
+        return value;
+    if (*begin && maildex__parse_time_string(begin, &t, &now, MAILDEX__ROUND_DOWN) != 0)
+        return begin;
+    return strcmp(dots + 2, "!") == 0 ? begin : dots + 2;
+}
+
 /* A date range as a key range. A quoted date is one date for notmuch's date field processor, however
  * many `..` it holds (the parser has already lexed the quoted values that Xapian takes for ranges). */
 static bool date_range(struct maildex__planner *p, const struct maildex__qnode *n, int64_t *lo, int64_t *hi)
@@ -539,7 +581,7 @@ static bool date_range(struct maildex__planner *p, const struct maildex__qnode *
     } else if (maildex__parse_date_range(n->value, (time_t) p->now, &from, &to, &err) != 0) {
         maildex__plan_syntax_error(p, n, maildex__plan_fmt(p, "%s '%s'", err ? err : "Didn't understand date "
                                                                                    "specification",
-                                                           n->value));
+                                                           bad_side(p, n->value)));
         return false;
     }
     /* notmuch starts an open range at DBL_MIN, the smallest positive double, so `date:..X` and `date:..`

@@ -462,10 +462,17 @@ static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, st
 
 const char *maildex__plan_stream(struct maildex__planner *p, const struct maildex__qnode *n)
 {
+    struct maildex__set *hidden = p->hidden_tags;
     struct maildex__drive d;
     const char **arms;
+    bool driven;
 
-    if (!drive(p, n, &d)) {
+    /* A subquery's matches include excluded messages (notmuch expands thread:{} without exclusions),
+     * so no tag is left out of its drive. */
+    p->hidden_tags = NULL;
+    driven = drive(p, n, &d);
+    p->hidden_tags = hidden;
+    if (!driven) {
         if (p->st != MAILDEX_STATUS_OK)
             return NULL;
         return maildex__plan_fmt(p, "SELECT m.id AS k FROM messages m WHERE %s", probe(p, n, "m"));
@@ -624,10 +631,12 @@ static bool names_tag(const struct maildex__qnode *n, const char *tag)
 static const char *exclusion(struct maildex__planner *p, const struct maildex__qnode *root)
 {
     GString *list;
+    GArray *ids;
 
     if (p->opts->exclude == MAILDEX__EXCLUDE_FALSE || p->opts->exclude_tags == NULL)
         return "0";
     list = g_string_new(NULL);
+    ids = g_array_new(FALSE, FALSE, sizeof(int64_t));
     for (const char *const *t = p->opts->exclude_tags; *t; t++) {
         int64_t id;
         if (names_tag(root, *t))
@@ -638,10 +647,15 @@ static const char *exclusion(struct maildex__planner *p, const struct maildex__q
         if (id < 0 || maildex__plan_lookup_int(p, MAILDEX__STMT_TAG_MESSAGES, id, 0) == 0)
             continue;
         g_string_append_printf(list, "%s?%d", list->len ? ", " : "", maildex__plan_int(p, id));
+        g_array_append_val(ids, id);
     }
     if (list->len)
         p->excluded_ids = talloc_strdup(p->ctx, list->str);
+    if (ids->len && (p->opts->exclude == MAILDEX__EXCLUDE_TRUE || p->opts->exclude == MAILDEX__EXCLUDE_ALL) &&
+        (p->hidden_tags = maildex__set_of_ints(p->ctx, (int64_t *) ids->data, ids->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
     g_string_free(list, TRUE);
+    g_array_free(ids, TRUE);
     if (p->excluded_ids == NULL)
         return "0";
     return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM message_tags WHERE message = m.id AND tag IN (%s))",

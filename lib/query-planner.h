@@ -50,6 +50,8 @@ struct maildex__planner {
     int params;                /* parameters used so far */
     bool costly;               /* a probe reads a full-text cursor */
     const char *excluded_ids;  /* "?k, ?l": the excluded tags that exclude something, or NULL */
+    struct maildex__set *hidden_tags; /* when excluded messages are no results: those tags' ids, which a
+                                       * drive need not stream (every message they hold is hidden) */
     GHashTable *ids;           /* node -> resolved id (int64_t *), looked up once per node */
     GHashTable *thread_sets;   /* node -> struct maildex__set * of thread:{node}, found once */
     GHashTable *term_sets;     /* term or OR node -> struct maildex__set * of the ids it names */
