@@ -241,7 +241,9 @@ static char *lower_case(struct sexp *c, const char *s)
 }
 
 /* (starts-with match) or `*` in parent (NULL: outside any field), as notmuch's wildcard: lower case, on
- * whole terms (values of a boolean field, words of a full-text one). */
+ * whole terms (values of a boolean field, words of a full-text one). Outside a field it matches the
+ * terms notmuch indexes without a prefix, which are the body's words only (the headers' words carry
+ * their field's prefix): `(starts-with plan)` is a word of the body, `*` any word of it. */
 static struct maildex__qnode *wildcard(struct sexp *c, const struct sprefix *parent, const char *match,
                                        const struct maildex__sx *sx)
 {
@@ -255,12 +257,10 @@ static struct maildex__qnode *wildcard(struct sexp *c, const struct sprefix *par
         return NULL;
     if (parent && (parent->flags & F_BOOLEAN))
         return term(c, parent->field, lower, MAILDEX__QFLAG_WILDCARD, sx);
-    /* A word is word characters only, so no word starts with anything else; every message has a word. */
+    /* A word is word characters only, so no word starts with anything else. */
     if (!is_word(lower))
         return node(c, MAILDEX__Q_NONE, sx);
-    if (!parent && !*lower)
-        return node(c, MAILDEX__Q_ALL, sx);
-    return term(c, parent ? parent->field : MAILDEX__QF_FREE, lower, MAILDEX__QFLAG_WILDCARD, sx);
+    return term(c, parent ? parent->field : MAILDEX__QF_BODY, lower, MAILDEX__QFLAG_WILDCARD, sx);
 }
 
 /* ---- parameters ------------------------------------------------------------------------------------- */

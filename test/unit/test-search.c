@@ -382,6 +382,10 @@ TEST(sexp_queries)
         {"(not (attachment *))", SE " " SP " " M2 " " M1 " " LI, F},
         {"(and (attachment *) (tag inbox))", M3, 0},
         {"(subject (starts-with lun))", M3 " " M2 " " M1, 0},
+        /* outside a field a wildcard is on the body's words, which alone notmuch indexes unprefixed */
+        {"(starts-with plan)", M2, 0},
+        {"(starts-with lunch)", M1, 0},
+        {"*", SE " " M3 " " M2 " " M1, 0},
         {"(date 2024-01-01)", M3 " " M2 " " M1, 0},
         {"(date 2024-02 2024-03)", SE, 0},
         {"(date * 2023)", LI, F},
