@@ -1,20 +1,20 @@
 #!/bin/sh
 # Differential test of the S-expression query syntax (`--query=sexp`, notmuch-sexp-queries(7)) against
-# the real notmuch: a generated Maildir (2,000 files, bench/gen) is indexed by both, then every query
+# the real notmuch: a generated Maildir (1,000 files, bench/gen) is indexed by both, then every query
 # below goes through both tools and must give the same exit status and, when both succeed, the same
 # `count`, `count --output=threads` and set of `search --output=messages` (compared sorted: messages
 # with the same Date may come in either order). Each query is one subtest named by the query.
 #
 # The config excludes tag:draft (search.exclude_tags), so exclusion is compared too, and defines
-# query.flaggedplans for (query ...) and saved sexp queries and macros (squery.NAME) in the file.
-# @ID@ stands for the Message-ID of the newest flagged message (the same in both tools), @IDSTART@
-# for its first six characters. Queries that hit a documented deviation (doc/query-syntax.md,
+# query.flagged for (query ...) and saved sexp queries and macros (squery.NAME) in the file.
+# @ID@ stands for the Message-ID of the newest flagged message whose first six characters are not
+# upper case (the same in both tools; a wildcard is lower-cased), @IDSTART@ for those six. Queries that hit a documented deviation (doc/query-syntax.md,
 # "Differences from notmuch") are listed below the queries with their reason and skipped.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 differential_setup "draft;" '
 [query]
-flaggedplans=tag:flagged and plan
+flagged=tag:flagged
 
 [squery]
 TagPlan=(and (tag flagged) plan)
@@ -23,7 +23,7 @@ Inner=(macro (x) (subject ,x))
 Outer=(macro (x y) (and (tag ,x) (Inner ,y)))
 About=(macro (name) (or (subject ,name) (from ,name)))'
 
-python3 "$srcdir/bench/gen" --count 2000 --seed 5 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
+python3 "$srcdir/bench/gen" --count 1000 --seed 5 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
 "$NOTMUCH" new > /dev/null 2>&1
 maildex new > /dev/null 2>&1
 
@@ -54,12 +54,12 @@ PLANNING
 (not plan meeting)
 (and plan (not meeting))
 "planning meeting"
+"the plan"
 planning-meeting
 user@example.org
 (starts-with plan)
 (starts-with Plan)
 (starts-with deplo)
-(starts-with "")
 (starts-with plan-)
 # subject: and from: (stemmed here, unlike the infix subject:plan)
 (subject plan)
@@ -119,7 +119,7 @@ user@example.org
 (thread (of (from sullivan)))
 (thread (matching (tag flagged)))
 (and (thread (of (tag flagged))) (tag replied))
-(thread (of (from sullivan) (subject plan)))
+(thread (of (from sullivan) (tag inbox)))
 (thread (of))
 (thread (starts-with "0"))
 (folder (of (id @ID@)))
@@ -138,8 +138,8 @@ user@example.org
 (folder *)
 (folder (starts-with lists))
 (folder (rx "^lists/"))
-(path INBOX/new)
-(path INBOX/new/)
+(path INBOX/cur)
+(path INBOX/cur/)
 (path (starts-with lists))
 (path (rx "new$"))
 (property *)
@@ -161,8 +161,8 @@ user@example.org
 (infix "tag:inbox and plan")
 (infix "thread:{from:sullivan}")
 (and (infix "date:2023") (tag flagged))
-(query flaggedplans)
-(and (query flaggedplans) (not (tag inbox)))
+(query flagged)
+(and (query flagged) (not (tag inbox)) plan)
 (TagPlan)
 (TagWord inbox meeting)
 (TagWord flagged (subject review))
@@ -200,8 +200,9 @@ def run(tool, *args):
     p = subprocess.run([tool] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode("utf-8", "surrogateescape")
 
-rc, newest = run(nm, "search", "--output=messages", "--limit=1", "tag:flagged")
-mid = newest.strip()[3:]
+rc, flagged = run(nm, "search", "--output=messages", "tag:flagged")
+ids = [line[3:] for line in flagged.splitlines()]
+mid = next((i for i in ids if i[:6] == i[:6].lower()), ids[0] if ids else "none")
 
 def expand(q):
     return q.replace("@IDSTART@", mid[:6]).replace("@ID@", mid)
