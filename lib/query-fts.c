@@ -4,7 +4,7 @@
  * streaming the FTS5 rowid, and is probed through a full-text cursor (query-sets.h), which reads the
  * expression's matches once per statement instead of once per candidate row. Estimates come from the
  * word list (fts5vocab). The sexp syntax's `(to *)` (any word) is probed on the stored text, and its
- * (subject (of ...)) becomes the OR of the words its messages hold there. Nothing here knows any
+ * (subject (of ...)) becomes the OR of the words (exact, unstemmed) its messages hold there. Nothing here knows any
  * other field. */
 #include "query-planner.h"
 
@@ -425,7 +425,7 @@ const struct maildex__field_ops maildex__fts_any_word_ops = {any_word_probe, any
                                                              true};
 
 /* The words of column in the messages stream selects (run with the plan's values so far), each once, as
- * terms of field under an OR. */
+ * exact terms of field under an OR. */
 static struct maildex__qnode *words_of(struct maildex__planner *p, enum maildex__qfield field, const char *stream)
 {
     struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data, .nbinds = p->binds->len};
@@ -450,15 +450,16 @@ static struct maildex__qnode *words_of(struct maildex__planner *p, enum maildex_
             if (**w == '\0' || g_hash_table_contains(seen, *w))
                 continue;
             g_hash_table_add(seen, g_strdup(*w));
-            /* the word's stem, as notmuch's expansion ORs the field's Z terms too */
             t = talloc_zero(or, struct maildex__qnode);
             if (t == NULL || (t->value = talloc_strdup(t, *w)) == NULL) {
                 p->st = MAILDEX_STATUS_NO_MEMORY;
                 break;
             }
+            /* the word itself: notmuch expands into the field's terms, whose stems (Z terms) carry
+             * another prefix and are not among them */
             t->kind = MAILDEX__Q_TERM;
             t->field = field;
-            t->flags = field == MAILDEX__QF_FROM || field == MAILDEX__QF_SUBJECT ? MAILDEX__QFLAG_STEM : 0;
+            t->flags = MAILDEX__QFLAG_QUOTED;
             g_ptr_array_add(terms, t);
         }
         g_strfreev(words);

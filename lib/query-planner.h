@@ -188,8 +188,8 @@ int64_t maildex__fts_conjunction_estimate(struct maildex__planner *p, struct mai
                                           size_t n, const bool *take);
 
 /* A full-text (field (of ...)) as the OR of the words the field holds in the messages matching its
- * child (notmuch's expansion into the field's terms; NONE when there are none), made once per node;
- * NULL on error (on p). */
+ * child, each exact (notmuch's expansion into the field's terms, which leaves out their stems; NONE
+ * when there are none), made once per node; NULL on error (on p). */
 const struct maildex__qnode *maildex__fts_same(struct maildex__planner *p, const struct maildex__qnode *n);
 
 /* The handler of a full-text term matching any word of its field (`(to *)`), which FTS5 cannot say. */

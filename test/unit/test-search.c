@@ -409,6 +409,16 @@ TEST(sexp_queries)
     ASSERT_STR_EQ(ids(ctx, db, "(tag (starts-with sp))", F, 0, 0, -1), SP " " M2);
     ASSERT_STR_EQ(ids(ctx, db, "(and (tag *) (not (tag inbox)))", 0, 0, 0, -1), SE);
     ASSERT_STR_EQ(ids(ctx, db, "(thread (of (tag (starts-with sp))))", 0, 0, 0, -1), M3 " " M1);
+    /* (subject (of ...)) shares the subject's words, not their stems (notmuch's expansion leaves out
+     * the stemmed terms): "Planning" is not "plans" */
+    static const struct fx_msg planning = {"plan1@example.org", 5, T0 + 7200, "Erin <erin@example.org>", "Erin",
+                                           "bob@example.com", "Planning", "agenda", "", "text/plain", "inbox",
+                                           "1:7", NULL, 4};
+    exec(db, "BEGIN;");
+    fx_add(db, &planning, 7);
+    exec(db, "COMMIT;");
+    ASSERT_STR_EQ(ids(ctx, db, "(subject plans)", F, 0, 0, -1), M3 " plan1@example.org " M2 " " M1);
+    ASSERT_STR_EQ(ids(ctx, db, "(subject (of (id msg1@example.org)))", F, 0, 0, -1), M3 " " M2 " " M1);
     query_syntax = MAILDEX_QUERY_INFIX;
     talloc_free(ctx);
     maildex_db_close(db);
