@@ -128,6 +128,9 @@ user@example.org
 (subject (of (id @ID@)))
 (from (of (id @ID@)))
 (to (of (id @ID@)))
+(subject (of (from sullivan)))
+(from (of (subject review)))
+(attachment (of (tag flagged)))
 # folder: and path:
 (folder INBOX)
 (folder Drafts)
