@@ -6,7 +6,8 @@
  *      command's flags say), one library call, output through a printer (cli/sprinter.h).
  *   2. Declare it below.
  *   3. Add its row to the command table in cli/main.c (flags: does it need the database, read-only or
- *      read-write, may it create it).
+ *      read-write, may it create it; CMD_QUERY if it takes a query, which gives it --query=infix|sexp
+ *      and makes cli_query_create read the query in the syntax asked for).
  *   4. Add the file to cli_maildex_SOURCES in Makefile.am.
  *   5. Document it in doc/maildex.1.scd and test it in test/T###-NAME.sh.
  * Commands return an exit status (notmuch's: 0, 1 for errors, 20/21 for format versions, 75 for
@@ -34,6 +35,7 @@ enum command_flags {
     CMD_DB_CREATE = 1 << 2, /* may create the database */
     CMD_CONFIG_CREATE = 1 << 3, /* runs when a named config file is missing (creates it, or needs
                                  * none); other commands refuse to run on defaults then */
+    CMD_QUERY = 1 << 4,         /* takes a query: cli_start accepts --query=infix|sexp for it */
 };
 
 struct cli;
@@ -55,7 +57,12 @@ struct cli {
     maildex_db_t *db;               /* opened by cli_start as the flags say */
     int format_version;
     const char *uuid;               /* --uuid: the database revision uuid the caller expects, or NULL */
+    int query_syntax;               /* maildex_query_syntax_t: --query (CMD_QUERY commands) */
 };
+
+/* The program's name in messages: "notmuch" when it runs as notmuch (a drop-in's symlink), as notmuch's
+ * scripts and tests read its messages; "maildex" otherwise. Set by main. */
+extern const char *cli_program;
 
 /* Parses the command's options (plus the shared ones: --format-version, --help, --uuid), validates the
  * format version, then opens the database if the command's flags ask for it and checks --uuid against
@@ -66,7 +73,8 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 /* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status. */
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode);
 
-/* Prints "maildex CMD: message" on stderr; returns 1 (EXIT_FAILURE) for `return cli_error(...)`. */
+/* Prints "maildex CMD: message" on stderr (cli_program for maildex); returns 1 (EXIT_FAILURE) for
+ * `return cli_error(...)`. */
 int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The command table, NULL-terminated (main.c). */
@@ -82,8 +90,9 @@ command_fn cmd_search;
 command_fn cmd_count;
 command_fn cmd_tag;
 
-/* Query helpers shared by search and count (cmd-search.c): argv joined with single spaces, as notmuch
- * joins it; and a query created with search.exclude_tags and query.NAME from the config, reporting a
+/* Query helpers shared by every command that takes a query (cmd-search.c): argv joined with single
+ * spaces, as notmuch joins it; and a query created in the syntax --query asked for, with
+ * search.exclude_tags, query.NAME and squery.NAME from the config (else the database), reporting a
  * syntax error as notmuch does. cli_query_create returns 0 or an exit status. */
 char *cli_query_string(void *ctx, int argc, char **argv);
 int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,

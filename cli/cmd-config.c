@@ -2,7 +2,9 @@
  * prints one value per line; set with several values writes a list, with none removes the key, and
  * creates a config file that --config or an environment variable names but that does not exist yet;
  * --database stores the value in the database instead of the file, and get falls back to the
- * database for a key the file does not set (as notmuch merges the two). */
+ * database for a key the file does not set (as notmuch merges the two). built_with.NAME says what this
+ * maildex supports and cannot be set; the names of saved sexp queries (squery.NAME) and user fields
+ * (index.header.NAME) follow notmuch's rule. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -32,6 +34,51 @@ static void print_database_value(struct cli *cli, const char *key)
     maildex_db_close(db);
 }
 
+#define BUILT_WITH "built_with."
+
+/* notmuch's built_with.NAME: true for what maildex does as notmuch does it. */
+static bool built_with(const char *name)
+{
+    static const char *const features[] = {"field_processor", "retry_lock", "sexp_queries"};
+
+    for (size_t i = 0; i < G_N_ELEMENTS(features); i++)
+        if (strcmp(name, features[i]) == 0)
+            return true;
+    return false;
+}
+
+/* notmuch's rule for the NAME of squery.NAME and index.header.NAME (they become query prefixes): UTF-8
+ * word characters only, not starting with a lower-case ASCII letter (those are notmuch's own). Returns
+ * 0, or 1 when it reported why not. */
+static int check_prefix_name(struct cli *cli, const char *key)
+{
+    static const char *const sections[] = {"squery.", "index.header."};
+    const char *name = NULL;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
+        if (strncmp(key, sections[i], strlen(sections[i])) == 0)
+            name = key + strlen(sections[i]);
+    if (name == NULL)
+        return 0;
+    if (!g_utf8_validate(key, -1, NULL))
+        return cli_error(cli, "invalid UTF-8 in '%s'", key);
+    if (*name == '\0')
+        return cli_error(cli, "'%s' names no prefix", key);
+    for (const char *s = name; *s; s = g_utf8_next_char(s)) {
+        gunichar c = g_utf8_get_char(s);
+        if (!g_unichar_isalnum(c) && g_unichar_type(c) != G_UNICODE_CONNECT_PUNCTUATION &&
+            g_unichar_type(c) != G_UNICODE_NON_SPACING_MARK && g_unichar_type(c) != G_UNICODE_SPACING_MARK &&
+            g_unichar_type(c) != G_UNICODE_ENCLOSING_MARK)
+            return cli_error(cli, "invalid prefix name '%s' in '%s': a character that is not part of a word",
+                             name, key);
+    }
+    if (*name >= 'a' && *name <= 'z')
+        return cli_error(cli, "invalid prefix name '%s' in '%s': names starting with a lower-case letter are "
+                              "reserved",
+                         name, key);
+    return 0;
+}
+
 static int config_get_cmd(struct cli *cli, const char *key)
 {
     char *section, *item;
@@ -40,6 +87,10 @@ static int config_get_cmd(struct cli *cli, const char *key)
     if (config_split_key(cli->ctx, key, &section, &item) != 0)
         return cli_error(cli, "invalid configuration name: %s (should be of the form "
                               "<section>.<item>)", key);
+    if (strncmp(key, BUILT_WITH, strlen(BUILT_WITH)) == 0) {
+        puts(built_with(key + strlen(BUILT_WITH)) ? "true" : "false");
+        return EXIT_SUCCESS;
+    }
     values = config_get_list(cli->ctx, cli->config, key);
     if (values[0] == NULL)
         print_database_value(cli, key);
@@ -106,6 +157,10 @@ int cmd_config(struct cli *cli, int argc, char **argv)
             return cli_error(cli, "%s", error);
         if (argc - key < 1)
             return cli_error(cli, "set requires at least one argument");
+        if (strncmp(argv[key], BUILT_WITH, strlen(BUILT_WITH)) == 0)
+            return cli_error(cli, "'%s' cannot be set: it says what this maildex supports", argv[key]);
+        if (check_prefix_name(cli, argv[key]) != 0)
+            return EXIT_FAILURE;
         if (database)
             return config_set_database(cli, argv[key], argc - key - 1, argv + key + 1);
         if (config_set(cli->ctx, cli->config, argv[key], (const char *const *) argv + key + 1,

@@ -14,17 +14,28 @@
 
 /* ---- shared with count ----------------------------------------------------------------------------- */
 
-/* query:NAME comes from the config file's query.NAME, else from the database's stored config. */
-static const char *lookup_named_query(void *data, const char *name)
+/* section.NAME from the config file, else from the database's stored config. */
+static const char *lookup_config(struct cli *cli, const char *section, const char *name)
 {
-    struct cli *cli = data;
-    char *key = talloc_asprintf(cli->ctx, "query.%s", name);
+    char *key = talloc_asprintf(cli->ctx, "%s.%s", section, name);
     const char *value = config_get(cli->ctx, cli->config, key);
 
     if (value == NULL && cli->db && maildex_db_config_get(cli->db, key, &value) == MAILDEX_STATUS_OK &&
         value)
         value = talloc_strdup(cli->ctx, value);
     return value;
+}
+
+/* query:NAME (and the sexp (query NAME)) is query.NAME. */
+static const char *lookup_named_query(void *data, const char *name)
+{
+    return lookup_config(data, "query", name);
+}
+
+/* The sexp (NAME ...) is squery.NAME when that is set. */
+static const char *lookup_saved_query(void *data, const char *name)
+{
+    return lookup_config(data, "squery", name);
 }
 
 char *cli_query_string(void *ctx, int argc, char **argv)
@@ -44,8 +55,16 @@ int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t 
     opts->exclude_tags = (const char *const *) config_get_list(cli->ctx, cli->config,
                                                                "search.exclude_tags");
     opts->lookup = lookup_named_query;
+    opts->squery = lookup_saved_query;
     opts->lookup_data = cli;
+    opts->syntax = (maildex_query_syntax_t) cli->query_syntax;
     st = maildex_query_create(cli->db, text, opts, out);
+    if (st == MAILDEX_STATUS_QUERY_SYNTAX && opts->syntax == MAILDEX_QUERY_SEXP) {
+        /* notmuch's two lines, which its test suite and scripts read */
+        fprintf(stderr, "%s %s: Syntax error in query\n%s\n", cli_program, cli->command->name,
+                maildex_db_errmsg(cli->db));
+        return EXIT_FAILURE;
+    }
     if (st == MAILDEX_STATUS_QUERY_SYNTAX) {
         cli_error(cli, "%s", maildex_db_errmsg(cli->db));
         fprintf(stderr, "Query string was: %s\n", text);

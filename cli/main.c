@@ -17,18 +17,18 @@
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
-    {"search", cmd_search, CMD_DB_READ,
-     "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] "
+    {"search", cmd_search, CMD_DB_READ | CMD_QUERY,
+     "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] [--query=infix|sexp] "
      "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
      "[--duplicate=N] QUERY...",
      "Search for messages matching a query"},
-    {"count", cmd_count, CMD_DB_READ,
+    {"count", cmd_count, CMD_DB_READ | CMD_QUERY,
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
-     "[QUERY...]",
+     "[--query=infix|sexp] [QUERY...]",
      "Count messages, threads or files matching a query"},
-    {"tag", cmd_tag, CMD_DB_WRITE, "[--batch] [--input=FILE] [--remove-all] +TAG|-TAG... [--] QUERY...",
+    {"tag", cmd_tag, CMD_DB_WRITE | CMD_QUERY, "[--batch] [--input=FILE] [--remove-all] [--query=infix|sexp] +TAG|-TAG... [--] QUERY...",
      "Add or remove tags of the messages matching a query"},
-    {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
+    {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
     {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
@@ -37,6 +37,8 @@ const struct command cli_commands[] = {
     {"help", cmd_help, CMD_CONFIG_CREATE, "[COMMAND]", "Show help for maildex or for one command"},
     {NULL, NULL, 0, NULL, NULL},
 };
+
+const char *cli_program = "maildex";
 
 const struct command *cli_find_command(const char *name)
 {
@@ -50,7 +52,7 @@ int cli_error(struct cli *cli, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(stderr, "maildex%s%s: ", cli && cli->command ? " " : "",
+    fprintf(stderr, "%s%s%s: ", cli_program, cli && cli->command ? " " : "",
             cli && cli->command ? cli->command->name : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -153,11 +155,18 @@ static int check_uuid(struct cli *cli)
 
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
+    static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
+                                              {NULL, 0}};
     bool help = false;
+    const struct option query[] = {
+        {OPT_KEYWORD, "query", &cli->query_syntax, syntaxes, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
     const struct option shared[] = {
         {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
         {OPT_BOOL, "help", &help, NULL, NULL, NULL},
         {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
+        {OPT_INHERIT, NULL, NULL, NULL, (cli->command->flags & CMD_QUERY) ? query : query + 1, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
@@ -215,6 +224,14 @@ static int run_external(struct cli *cli, char **argv)
     return EXIT_FAILURE;
 }
 
+/* "notmuch" when run under that name (notmuch's scripts and test suite read its messages). */
+static const char *program_name(const char *argv0)
+{
+    const char *base = strrchr(argv0, '/');
+
+    return strcmp(base ? base + 1 : argv0, "notmuch") == 0 ? "notmuch" : "maildex";
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {0};
@@ -238,6 +255,8 @@ int main(int argc, char **argv)
     setlocale(LC_CTYPE, "");
     cli.ctx = talloc_new(NULL);
     cli.format_version = FORMAT_VERSION_CURRENT;
+    if (argc > 0)
+        cli_program = program_name(argv[0]);
     first = options_parse(cli.ctx, argc, argv, 1, global, &error);
     if (first < 0) {
         cli_error(NULL, "%s", error);

@@ -254,6 +254,12 @@ typedef enum {
     MAILDEX_EXCLUDE_ALL,      /* as TRUE, and they vanish from threads (total, authors, tags) too */
 } maildex_exclude_t;
 
+/* The language of a query's text. */
+typedef enum {
+    MAILDEX_QUERY_INFIX = 0, /* notmuch-search-terms(7): `tag:inbox and from:bob` */
+    MAILDEX_QUERY_SEXP = 1,  /* notmuch-sexp-queries(7): `(and (tag inbox) (from bob))` */
+} maildex_query_syntax_t;
+
 typedef struct {
     maildex_sort_t sort;
     maildex_exclude_t exclude;
@@ -265,18 +271,25 @@ typedef struct {
     const char *(*lookup)(void *data, const char *name);
     void *lookup_data;
     int64_t now; /* "now" for relative dates (seconds since the epoch); 0 for the current time */
+    maildex_query_syntax_t syntax;
+    /* MAILDEX_QUERY_SEXP: returns the text of the saved query NAME (config key squery.NAME), which a
+     * query uses as `(NAME args...)`, or NULL when there is none; called with lookup_data. May be NULL. */
+    const char *(*squery)(void *data, const char *name);
 } maildex_query_options_t;
 
-/* The defaults: newest first, exclusions on (but no exclude tags), no offset, no limit. */
+/* The defaults: infix syntax, newest first, exclusions on (but no exclude tags), no offset, no
+ * limit. */
 #define MAILDEX_QUERY_OPTIONS_INIT                                                                \
     {                                                                                             \
         .sort = MAILDEX_SORT_NEWEST_FIRST, .exclude = MAILDEX_EXCLUDE_TRUE, .exclude_tags = NULL, \
-        .offset = 0, .limit = -1, .lookup = NULL, .lookup_data = NULL, .now = 0                  \
+        .offset = 0, .limit = -1, .lookup = NULL, .lookup_data = NULL, .now = 0,                 \
+        .syntax = MAILDEX_QUERY_INFIX, .squery = NULL                                            \
     }
 
-/* Parses and plans text. opts may be NULL (the defaults above). Returns MAILDEX_STATUS_OK and sets
- * *out, or sets *out to NULL and returns MAILDEX_STATUS_QUERY_SYNTAX (maildex_db_errmsg(db) says
- * what and where, e.g. "syntax error at position 14: expected a term after 'and'"), or
+/* Parses text in opts->syntax and plans it. opts may be NULL (the defaults above). Returns
+ * MAILDEX_STATUS_OK and sets *out, or sets *out to NULL and returns MAILDEX_STATUS_QUERY_SYNTAX
+ * (maildex_db_errmsg(db) says what: for infix also where, e.g. "syntax error at position 14:
+ * expected a term after 'and'"; for sexp notmuch's message, e.g. "unknown prefix 'foo'"), or
  * MAILDEX_STATUS_NO_MEMORY or a database status. The query is a child of db. */
 maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
                                       const maildex_query_options_t *opts, maildex_query_t **out);

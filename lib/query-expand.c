@@ -1,6 +1,6 @@
 /* Nested parses: thread:{...} subqueries, query:NAME expansion (the named query's text from the
- * caller's lookup, with cycles found and reported as a chain), and the quoted from:/subject:"(...)"
- * values that notmuch's field processors read as queries. Each is a parse of its own text sharing the
+ * caller's lookup, with cycles found and reported as a chain), the quoted from:/subject:"(...)"
+ * values that notmuch's field processors read as queries, and a sexp query's (infix "..."). Each is a parse of its own text sharing the
  * outer parse's state, one level deeper: it must not recurse beyond MAILDEX__QUERY_MAX_DEPTH, nor copy a
  * thread:{} subquery out of the text it is parsed in. */
 #include "query-parser.h"
@@ -121,3 +121,8 @@ struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const 
     return parse_sub(p, &sub, t->pos);
 }
 
+
+struct maildex__qnode *maildex__qexpand_infix(struct maildex__qparser *p, const char *text, size_t pos)
+{
+    return parse_subtext(p, text, strlen(text), 0, maildex__qparse_node_pos(p, pos), pos);
+}

@@ -2,9 +2,11 @@
  * thread:, folder:, path:, property:, date: or lastmod: term (and a from:/subject: regex) is probed
  * on one message, drives a stream in key order, and estimates its matches. Values name rows of small
  * tables (tags, folders, directories): they are looked up once per term through the statement cache,
- * and a regex, a recursive path or a long OR of one field becomes a set of ids found at plan time,
- * probed by binary search and streamed as a union of index ranges (or, when long, through an IN
- * list). The full-text fields are query-fts.c's. Nothing here composes terms. */
+ * and a regex, a wildcard, a recursive path, a long OR of one field or the sexp syntax's
+ * (field (of ...)) becomes a set of ids found at plan time, probed by binary search and streamed as a
+ * union of index ranges (or, when long, through an IN list). An id or property wildcard, a property
+ * regex or (of ...) is read at plan time into the set of the messages it matches. The full-text fields
+ * are query-fts.c's. Nothing here composes terms. */
 #include "query-planner.h"
 
 #include "maildex.h"
@@ -80,16 +82,31 @@ static const struct id_field path_field = {
     "d.directory", "files", "directory", true, 0, "files WHERE directory = ?1",
     "SELECT id, path FROM directories"};
 
-/* The ids of f's rows whose name the regex (or, with recursive, the path prefix base) matches. */
+/* How ids_matching compares a row's name with a text. */
+enum name_match {
+    NAME_REGEX,     /* the node's value is a regex */
+    NAME_RECURSIVE, /* the name is the text, or below it ("" is every name) */
+    NAME_PREFIX,    /* the name starts with the text */
+};
+
+static bool name_matches(const char *name, const char *text, size_t tlen, enum name_match how)
+{
+    if (strncmp(name, text, tlen) != 0)
+        return false;
+    return how == NAME_PREFIX || name[tlen] == '\0' || name[tlen] == '/' || tlen == 0;
+}
+
+/* The ids of f's rows whose name the node's regex matches, or that match base as how says. */
 static struct maildex__set *ids_matching(struct maildex__planner *p, const struct id_field *f,
-                                         const struct maildex__qnode *n, const char *base)
+                                         const struct maildex__qnode *n, enum name_match how,
+                                         const char *base)
 {
     struct maildex__regex *re = NULL;
     const size_t blen = base ? strlen(base) : 0;
     GArray *ids = g_array_new(FALSE, FALSE, sizeof(int64_t));
     struct maildex__set *set = NULL;
     sqlite3_stmt *stmt = NULL;
-    char *error = base ? NULL : maildex__regex_compile(p->ctx, n->value, &re);
+    char *error = how == NAME_REGEX ? maildex__regex_compile(p->ctx, n->value, &re) : NULL;
     int rc;
 
     if (error)
@@ -99,9 +116,7 @@ static struct maildex__set *ids_matching(struct maildex__planner *p, const struc
     while (stmt && p->st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const char *name = (const char *) sqlite3_column_text(stmt, 1);
         int64_t id = sqlite3_column_int64(stmt, 0);
-        bool hit = re ? maildex__regex_match(re, name)
-                      : strncmp(name, base, blen) == 0 && (name[blen] == '\0' || name[blen] == '/' ||
-                                                           blen == 0);
+        bool hit = re ? maildex__regex_match(re, name) : name_matches(name, base, blen, how);
         if (hit)
             g_array_append_val(ids, id);
     }
@@ -154,9 +169,37 @@ static const char *ids_probe(struct maildex__planner *p, const struct id_field *
                              f->probe_table, a, maildex__plan_set(p, set), f->probe_column);
 }
 
+/* set less the tags whose messages are all hidden (`(tag *)` need not stream the spam tag to find
+ * every one excluded); set itself when none is in it. */
+static const struct maildex__set *unhidden(struct maildex__planner *p, const struct id_field *f,
+                                           const struct maildex__set *set)
+{
+    GArray *keep;
+    struct maildex__set *out;
+    bool any = false;
+
+    if (set == NULL || f != &tag_field || p->hidden_tags == NULL)
+        return set;
+    for (size_t i = 0; i < maildex__set_size(set) && !any; i++)
+        any = maildex__set_has_int(p->hidden_tags, maildex__set_int(set, i));
+    if (!any)
+        return set;
+    keep = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    for (size_t i = 0; i < maildex__set_size(set); i++) {
+        int64_t id = maildex__set_int(set, i);
+        if (!maildex__set_has_int(p->hidden_tags, id))
+            g_array_append_val(keep, id);
+    }
+    if ((out = maildex__set_of_ints(p->ctx, (int64_t *) keep->data, keep->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    g_array_free(keep, TRUE);
+    return out;
+}
+
 static bool ids_drive(struct maildex__planner *p, const struct id_field *f,
                       const struct maildex__set *set, struct maildex__drive *d)
 {
+    set = unhidden(p, f, set);
     if (!maildex__plan_drive_set(p, d, set, f->kind, f->drive_from, f->drive_key, f->drive_column,
                                  f->repeats))
         return false;
@@ -181,6 +224,19 @@ static int64_t ids_estimate(struct maildex__planner *p, const struct id_field *f
 
 static const struct maildex__set *term_ids(struct maildex__planner *p, const struct id_field *f,
                                            const struct maildex__qnode *n);
+
+/* (field (of q)): the ids the messages matching q hold in f, read once from q's own plan. */
+static struct maildex__set *same_ids(struct maildex__planner *p, const struct id_field *f,
+                                     const struct maildex__qnode *n)
+{
+    const char *stream = maildex__plan_stream(p, n->children[0]);
+
+    if (stream == NULL)
+        return NULL;
+    return maildex__plan_read_keys(p, maildex__plan_fmt(p, "SELECT DISTINCT d.%s FROM (%s) s CROSS JOIN %s d "
+                                                           "ON d.message = s.k",
+                                                        f->probe_column, stream, f->probe_table));
+}
 
 /* The union of the ids of an OR's terms (`tag:a tag:b ...`, which notmuch groups). */
 static struct maildex__set *or_ids(struct maildex__planner *p, const struct id_field *f,
@@ -216,13 +272,17 @@ static const struct maildex__set *term_ids(struct maildex__planner *p, const str
         return set;
     if (n->kind == MAILDEX__Q_OR) {
         set = or_ids(p, f, n);
+    } else if (n->kind == MAILDEX__Q_SAME) {
+        set = same_ids(p, f, n);
     } else if (n->flags & MAILDEX__QFLAG_REGEX) {
-        set = ids_matching(p, f, n, NULL);
+        set = ids_matching(p, f, n, NAME_REGEX, NULL);
+    } else if (n->flags & MAILDEX__QFLAG_WILDCARD) {
+        set = ids_matching(p, f, n, NAME_PREFIX, n->value);
     } else if (f == &path_field && (strcmp(n->value, "**") == 0 ||
                                     (len >= 3 && strcmp(n->value + len - 3, "/**") == 0))) {
         /* "x" followed by "/" and "**" is x and everything below it; "**" alone every directory. */
         char *base = talloc_strndup(p->ctx, n->value, len >= 3 ? len - 3 : 0);
-        set = base ? ids_matching(p, f, n, base) : NULL;
+        set = base ? ids_matching(p, f, n, NAME_RECURSIVE, base) : NULL;
     } else if (f != &tag_field && len > 1 && n->value[len - 1] == '/') {
         /* notmuch drops one trailing slash of a folder: or path: value (folder:bad/news/). */
         char *base = talloc_strndup(p->ctx, n->value, len - 1);
@@ -492,6 +552,20 @@ static int64_t property_estimate(struct maildex__planner *p, const struct mailde
     return c >= cap ? MAILDEX__EST_MANY : c;
 }
 
+/* The side of a date range text that does not parse, as notmuch names it: `foo` of `foo..2024`. */
+static const char *bad_side(struct maildex__planner *p, const char *value)
+{
+    const char *dots = strstr(value, "..");
+    char *begin = dots ? talloc_strndup(p->ctx, value, (size_t) (dots - value)) : NULL;
+    time_t now = (time_t) p->now, t;
+
+    if (begin == NULL)
+        return value;
+    if (*begin && maildex__parse_time_string(begin, &t, &now, MAILDEX__ROUND_DOWN) != 0)
+        return begin;
+    return strcmp(dots + 2, "!") == 0 ? begin : dots + 2;
+}
+
 /* A date range as a key range. A quoted date is one date for notmuch's date field processor, however
  * many `..` it holds (the parser has already lexed the quoted values that Xapian takes for ranges). */
 static bool date_range(struct maildex__planner *p, const struct maildex__qnode *n, int64_t *lo, int64_t *hi)
@@ -512,7 +586,7 @@ static bool date_range(struct maildex__planner *p, const struct maildex__qnode *
     } else if (maildex__parse_date_range(n->value, (time_t) p->now, &from, &to, &err) != 0) {
         maildex__plan_syntax_error(p, n, maildex__plan_fmt(p, "%s '%s'", err ? err : "Didn't understand date "
                                                                                    "specification",
-                                                           n->value));
+                                                           bad_side(p, n->value)));
         return false;
     }
     /* notmuch starts an open range at DBL_MIN, the smallest positive double, so `date:..X` and `date:..`
@@ -609,6 +683,229 @@ static const char *subject_regex_probe(struct maildex__planner *p, const struct 
     return maildex__plan_fmt(p, "regexp(?%d, %s.subject)", maildex__plan_text(p, n->value), a);
 }
 
+/* ---- terms matched at plan time: id and property wildcards, thread wildcards and regexes ------------------ */
+
+/* A value bound to a statement: text, or (text NULL) an integer. */
+struct bound {
+    const char *text;
+    int64_t num;
+};
+
+/* The integers of column 0 of sql with values bound to ?1, ?2 ..., as a set; NULL on error (on p). */
+static struct maildex__set *read_ints(struct maildex__planner *p, const char *sql, const struct bound *v, int n)
+{
+    GArray *ints = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    struct maildex__set *set = NULL;
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL);
+
+    if (rc != SQLITE_OK)
+        p->st = maildex__sql_error(p->db, rc, "cannot plan the query");
+    for (int i = 0; stmt && i < n; i++)
+        if (v[i].text)
+            sqlite3_bind_text(stmt, i + 1, v[i].text, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(stmt, i + 1, v[i].num);
+    while (p->st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        int64_t x = sqlite3_column_int64(stmt, 0);
+        g_array_append_val(ints, x);
+    }
+    if (p->st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
+        p->st = maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
+    sqlite3_finalize(stmt);
+    if (p->st == MAILDEX_STATUS_OK &&
+        (set = maildex__set_of_ints(p->ctx, (int64_t *) ints->data, ints->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    g_array_free(ints, TRUE);
+    return set;
+}
+
+/* The smallest string greater than every string starting with prefix (bytewise, as SQLite's BINARY
+ * collation compares), or NULL when there is none (prefix empty or all 0xff). */
+static char *prefix_end(struct maildex__planner *p, const char *prefix)
+{
+    char *end = talloc_strdup(p->ctx, prefix);
+    size_t n = end ? strlen(end) : 0;
+
+    while (n > 0 && (unsigned char) end[n - 1] == 0xff)
+        end[--n] = '\0';
+    if (n == 0)
+        return NULL;
+    end[n - 1] = (char) ((unsigned char) end[n - 1] + 1);
+    return end;
+}
+
+/* column >= prefix [AND column < its end]: the rows starting with prefix, through column's index; the
+ * values are bound from v[*nv] on, *nv counting them. */
+static const char *prefix_range(struct maildex__planner *p, const char *column, const char *prefix,
+                                struct bound *v, int *nv)
+{
+    const char *end = prefix_end(p, prefix);
+    int k = *nv;
+
+    v[(*nv)++] = (struct bound){prefix, 0};
+    if (end == NULL)
+        return maildex__plan_fmt(p, "%s >= ?%d", column, k + 1);
+    v[(*nv)++] = (struct bound){end, 0};
+    return maildex__plan_fmt(p, "%s >= ?%d AND %s < ?%d", column, k + 1, column, k + 2);
+}
+
+/* The messages an id: or property: node matches, read once (its key set). */
+static const struct maildex__set *keys_of(struct maildex__planner *p, const struct maildex__qnode *n);
+
+static struct maildex__set *id_prefix_keys(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    struct bound v[2];
+    int nv = 0;
+    const char *range = prefix_range(p, "message_id", n->value, v, &nv);
+
+    return read_ints(p, maildex__plan_fmt(p, "SELECT id FROM messages WHERE %s", range), v, nv);
+}
+
+/* property:(starts-with "key=val"): the key exactly and the value's start; without '=', the key's start. */
+static struct maildex__set *property_prefix_keys(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const char *eq = strchr(n->value, '=');
+    struct bound v[3];
+    const char *range;
+    int nv = 0;
+
+    if (eq == NULL) {
+        range = prefix_range(p, "key", n->value, v, &nv);
+    } else {
+        v[nv++] = (struct bound){talloc_strndup(p->ctx, n->value, (size_t) (eq - n->value)), 0};
+        if (v[0].text == NULL) {
+            p->st = MAILDEX_STATUS_NO_MEMORY;
+            return NULL;
+        }
+        range = maildex__plan_fmt(p, "key = ?1 AND %s", prefix_range(p, "value", eq + 1, v, &nv));
+    }
+    return read_ints(p, maildex__plan_fmt(p, "SELECT message FROM properties WHERE %s", range), v, nv);
+}
+
+/* (property (of q)): the messages holding a key=value pair that a message matching q holds. */
+static struct maildex__set *property_same_keys(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const char *stream = maildex__plan_stream(p, n->children[0]);
+
+    if (stream == NULL)
+        return NULL;
+    return maildex__plan_read_keys(
+        p, maildex__plan_fmt(p, "SELECT d.message FROM (SELECT DISTINCT e.key, e.value FROM (%s) s "
+                                "CROSS JOIN properties e ON e.message = s.k) x CROSS JOIN properties d "
+                                "ON d.key = x.key AND d.value = x.value",
+                             stream));
+}
+
+static const struct maildex__set *keys_of(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    struct maildex__set *set = g_hash_table_lookup(p->key_sets, n);
+    struct bound v[1] = {{n->value, 0}};
+
+    if (set || p->st != MAILDEX_STATUS_OK)
+        return set;
+    if (n->kind == MAILDEX__Q_SAME)
+        set = property_same_keys(p, n);
+    else if (n->field == MAILDEX__QF_ID)
+        set = id_prefix_keys(p, n);
+    else if (!(n->flags & MAILDEX__QFLAG_REGEX))
+        set = property_prefix_keys(p, n);
+    else if (regex_ok(p, n))
+        set = read_ints(p, "SELECT message FROM properties WHERE regexp(?1, key || '=' || value)", v, 1);
+    if (set)
+        g_hash_table_insert(p->key_sets, (gpointer) n, set);
+    return set;
+}
+
+static const char *keys_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
+{
+    const struct maildex__set *set = keys_of(p, n);
+
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a) : "0";
+}
+
+/* The keys stream from the set's own rows, in key order. */
+static bool keys_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
+{
+    const struct maildex__set *set = keys_of(p, n);
+
+    if (set == NULL)
+        return false;
+    if (maildex__set_size(set) == 0)
+        return maildex__plan_none(p, d);
+    return maildex__plan_arm(p, d, MAILDEX__DRIVER_UNION,
+                             maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m ON m.id = s.value",
+                                               maildex__plan_set(p, set)),
+                             "s.value", "1", false);
+}
+
+static int64_t keys_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
+{
+    const struct maildex__set *set = keys_of(p, n);
+
+    (void) cap;
+    return set ? (int64_t) maildex__set_size(set) : MAILDEX__EST_MANY;
+}
+
+/* thread:(starts-with HEX) and thread:(regex ...): the threads whose 16 hex digits match, found once. */
+static const struct maildex__set *threads_matching(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    struct maildex__set *set = g_hash_table_lookup(p->term_sets, n);
+    struct bound v[2] = {{n->value, 0}, {NULL, 0}};
+    char lo[17], hi[17];
+    size_t len = strlen(n->value);
+
+    if (set || p->st != MAILDEX_STATUS_OK)
+        return set;
+    if (n->flags & MAILDEX__QFLAG_REGEX) {
+        if (regex_ok(p, n))
+            set = read_ints(p, "SELECT id FROM threads WHERE regexp(?1, printf('%016x', id))", v, 1);
+    } else if (len <= 16 && strspn(n->value, "0123456789abcdef") == len) {
+        memcpy(lo, n->value, len);
+        memcpy(hi, n->value, len);
+        memset(lo + len, '0', 16 - len);
+        memset(hi + len, 'f', 16 - len);
+        lo[16] = hi[16] = '\0';
+        v[0] = (struct bound){NULL, (int64_t) strtoull(lo, NULL, 16)};
+        v[1] = (struct bound){NULL, strtoull(hi, NULL, 16) > INT64_MAX ? INT64_MAX : (int64_t) strtoull(hi, NULL, 16)};
+        set = v[0].num < 0 ? maildex__set_of_ints(p->ctx, NULL, 0)
+                           : read_ints(p, "SELECT id FROM threads WHERE id BETWEEN ?1 AND ?2", v, 2);
+    } else {
+        set = maildex__set_of_ints(p->ctx, NULL, 0); /* a thread id is hex digits */
+    }
+    if (set == NULL && p->st == MAILDEX_STATUS_OK)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    if (set)
+        g_hash_table_insert(p->term_sets, (gpointer) n, set);
+    return set;
+}
+
+static const char *threads_matching_probe(struct maildex__planner *p, const struct maildex__qnode *n,
+                                          const char *a)
+{
+    const struct maildex__set *set = threads_matching(p, n);
+
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a) : "0";
+}
+
+static bool threads_matching_drive(struct maildex__planner *p, const struct maildex__qnode *n,
+                                   struct maildex__drive *d)
+{
+    return maildex__plan_drive_set(p, d, threads_matching(p, n), MAILDEX__DRIVER_THREAD, "messages m", "m.id",
+                                   "m.thread", false);
+}
+
+static int64_t threads_matching_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
+{
+    const struct maildex__set *set = threads_matching(p, n);
+    int64_t e = 0;
+
+    (void) cap; /* stored sizes: summed whole, until they are many */
+    for (size_t i = 0; set && i < maildex__set_size(set) && e < MAILDEX__EST_MANY; i++)
+        e += maildex__plan_lookup_int(p, MAILDEX__STMT_THREAD_SIZE, maildex__set_int(set, i), 0);
+    return MIN(e, MAILDEX__EST_MANY);
+}
+
 /* ---- the table ---------------------------------------------------------------------------------------------- */
 
 static const struct maildex__field_ops field_ops[] = {
@@ -628,6 +925,23 @@ static const struct maildex__field_ops unknown_ops = {none_probe, no_drive, no_e
 static const struct maildex__field_ops ids_or_ops = {ids_or_probe, ids_or_drive, ids_or_estimate, true};
 static const struct maildex__field_ops threads_or_ops = {threads_or_probe, threads_or_drive,
                                                          threads_or_estimate, true};
+static const struct maildex__field_ops keys_ops = {keys_probe, keys_drive, keys_estimate, false};
+static const struct maildex__field_ops threads_matching_ops = {threads_matching_probe, threads_matching_drive,
+                                                               threads_matching_estimate, false};
+
+const struct maildex__field_ops *maildex__same_ops(const struct maildex__qnode *n)
+{
+    switch (n->field) {
+    case MAILDEX__QF_TAG:
+    case MAILDEX__QF_FOLDER:
+    case MAILDEX__QF_PATH:
+        return &field_ops[n->field]; /* their handlers read the ids of (of ...) */
+    case MAILDEX__QF_PROPERTY:
+        return &keys_ops;
+    default:
+        return NULL;
+    }
+}
 
 const struct maildex__field_ops *maildex__or_ops(const struct maildex__qnode *n)
 {
@@ -638,7 +952,8 @@ const struct maildex__field_ops *maildex__or_ops(const struct maildex__qnode *n)
     field = n->children[0]->field;
     for (size_t i = 0; i < n->nchildren; i++) {
         const struct maildex__qnode *c = n->children[i];
-        if (c->kind != MAILDEX__Q_TERM || c->field != field || (c->flags & MAILDEX__QFLAG_REGEX))
+        if (c->kind != MAILDEX__Q_TERM || c->field != field ||
+            (c->flags & (MAILDEX__QFLAG_REGEX | MAILDEX__QFLAG_WILDCARD)))
             return NULL;
     }
     switch (field) {
@@ -657,14 +972,20 @@ const struct maildex__field_ops *maildex__or_ops(const struct maildex__qnode *n)
 
 const struct maildex__field_ops *maildex__field_ops(const struct maildex__qnode *n)
 {
-    const bool regex = n->flags & MAILDEX__QFLAG_REGEX;
+    const bool regex = n->flags & MAILDEX__QFLAG_REGEX, wildcard = n->flags & MAILDEX__QFLAG_WILDCARD;
 
     if (n->field == MAILDEX__QF_FROM && regex)
         return &from_regex_ops;
     if (n->field == MAILDEX__QF_SUBJECT && regex)
         return &subject_regex_ops;
+    if (n->field == MAILDEX__QF_THREAD && (regex || wildcard))
+        return &threads_matching_ops;
+    if ((n->field == MAILDEX__QF_ID && wildcard) || (n->field == MAILDEX__QF_PROPERTY && (regex || wildcard)))
+        return &keys_ops;
     if ((size_t) n->field < G_N_ELEMENTS(field_ops) && field_ops[n->field].probe)
         return &field_ops[n->field];
+    if (wildcard && !*n->value && n->field != MAILDEX__QF_FREE)
+        return &maildex__fts_any_word_ops; /* (to *): FTS5 has no empty prefix */
     if (!regex && (n->field == MAILDEX__QF_FREE || n->field == MAILDEX__QF_BODY ||
                    n->field == MAILDEX__QF_FROM || n->field == MAILDEX__QF_TO ||
                    n->field == MAILDEX__QF_SUBJECT || n->field == MAILDEX__QF_ATTACHMENT ||

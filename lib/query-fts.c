@@ -3,7 +3,9 @@
  * only with the tokenizer's quoting helpers (fts-tokenizer.h) and bound as a value; it drives by
  * streaming the FTS5 rowid, and is probed through a full-text cursor (query-sets.h), which reads the
  * expression's matches once per statement instead of once per candidate row. Estimates come from the
- * word list (fts5vocab). Nothing here knows any other field. */
+ * word list (fts5vocab). The sexp syntax's `(to *)` (any word) is probed on the stored text, and its
+ * (subject (of ...)) becomes the OR of the words (exact, unstemmed) its messages hold there. Nothing here knows any
+ * other field. */
 #include "query-planner.h"
 
 #include "fts-tokenizer.h"
@@ -17,9 +19,16 @@ static bool is_fts_field(enum maildex__qfield f)
            f == MAILDEX__QF_MIMETYPE;
 }
 
+/* A word with an empty prefix (the sexp `(to *)`) is any word at all, which FTS5 cannot say. */
+static bool is_any_word(const struct maildex__qnode *n)
+{
+    return (n->flags & MAILDEX__QFLAG_WILDCARD) && n->value[0] == '\0';
+}
+
 static bool is_fts_term(const struct maildex__qnode *n)
 {
-    return n->kind == MAILDEX__Q_TERM && is_fts_field(n->field) && !(n->flags & MAILDEX__QFLAG_REGEX);
+    return n->kind == MAILDEX__Q_TERM && is_fts_field(n->field) && !(n->flags & MAILDEX__QFLAG_REGEX) &&
+           !is_any_word(n);
 }
 
 bool maildex__fts_has_prefix(const struct maildex__qnode *n)
@@ -387,3 +396,101 @@ static int64_t term_estimate_capped(struct maildex__planner *p, const struct mai
 
 const struct maildex__field_ops maildex__fts_field_ops = {term_probe, term_drive, term_estimate_capped,
                                                           true};
+
+/* ---- any word of a field, and (field (of ...)) ------------------------------------------------------------- */
+
+/* A letter or digit, as the tokenizer's words are made of (in the locale's character set, as regexes are
+ * matched). */
+#define ANY_WORD_CHAR "[[:alnum:]]"
+
+static const char *any_word_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
+{
+    return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM fts_text t WHERE t.id = %s.id AND regexp(?%d, t.\"%s\"))",
+                             a, maildex__plan_text(p, ANY_WORD_CHAR), fts_column(n->field));
+}
+
+static bool any_word_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
+{
+    (void) p, (void) n, (void) d;
+    return false;
+}
+
+static int64_t any_word_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
+{
+    (void) p, (void) n, (void) cap;
+    return MAILDEX__EST_MANY;
+}
+
+const struct maildex__field_ops maildex__fts_any_word_ops = {any_word_probe, any_word_drive, any_word_estimate,
+                                                             true};
+
+/* The words of column in the messages stream selects (run with the plan's values so far), each once, as
+ * exact terms of field under an OR. */
+static struct maildex__qnode *words_of(struct maildex__planner *p, enum maildex__qfield field, const char *stream)
+{
+    struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data, .nbinds = p->binds->len};
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GPtrArray *terms = g_ptr_array_new();
+    struct maildex__qnode *or = talloc_zero(p->ctx, struct maildex__qnode);
+    sqlite3_stmt *stmt = NULL;
+    const char *sql = maildex__plan_fmt(p, "SELECT t.\"%s\" FROM (%s) s CROSS JOIN fts_text t ON t.id = s.k",
+                                        fts_column(field), stream);
+    int rc = sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL);
+
+    if (rc != SQLITE_OK)
+        p->st = maildex__sql_error(p->db, rc, "cannot plan the query");
+    else if (or == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+    if (p->st == MAILDEX_STATUS_OK)
+        p->st = maildex__plan_bind(p->db, &so_far, stmt);
+    while (p->st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        char **words = index_words((const char *) sqlite3_column_text(stmt, 0));
+        for (char **w = words; *w && p->st == MAILDEX_STATUS_OK; w++) {
+            struct maildex__qnode *t;
+            if (**w == '\0' || g_hash_table_contains(seen, *w))
+                continue;
+            g_hash_table_add(seen, g_strdup(*w));
+            t = talloc_zero(or, struct maildex__qnode);
+            if (t == NULL || (t->value = talloc_strdup(t, *w)) == NULL) {
+                p->st = MAILDEX_STATUS_NO_MEMORY;
+                break;
+            }
+            /* the word itself: notmuch expands into the field's terms, whose stems (Z terms) carry
+             * another prefix and are not among them */
+            t->kind = MAILDEX__Q_TERM;
+            t->field = field;
+            t->flags = MAILDEX__QFLAG_QUOTED;
+            g_ptr_array_add(terms, t);
+        }
+        g_strfreev(words);
+    }
+    if (p->st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
+        p->st = maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
+    sqlite3_finalize(stmt);
+    g_hash_table_destroy(seen);
+    if (p->st == MAILDEX_STATUS_OK) {
+        or->kind = terms->len == 0 ? MAILDEX__Q_NONE : MAILDEX__Q_OR;
+        or->nchildren = terms->len;
+        or->children = talloc_memdup(or, terms->pdata, terms->len * sizeof(void *));
+        if (terms->len == 1)
+            or = or->children[0];
+        else if (terms->len && or->children == NULL)
+            p->st = MAILDEX_STATUS_NO_MEMORY;
+    }
+    g_ptr_array_free(terms, TRUE);
+    return p->st == MAILDEX_STATUS_OK ? or : NULL;
+}
+
+const struct maildex__qnode *maildex__fts_same(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    struct maildex__qnode *words = g_hash_table_lookup(p->rewrites, n);
+    const char *stream;
+
+    if (words || p->st != MAILDEX_STATUS_OK)
+        return words;
+    if ((stream = maildex__plan_stream(p, n->children[0])) == NULL)
+        return NULL;
+    if ((words = words_of(p, n->field, stream)) != NULL)
+        g_hash_table_insert(p->rewrites, (gpointer) n, words);
+    return words;
+}

@@ -30,7 +30,7 @@ static const struct maildex__qprefix prefixes[] = {
     {"date", MAILDEX__QF_DATE, MAILDEX__QP_RAW, true, false, false, false},
     {"lastmod", MAILDEX__QF_LASTMOD, MAILDEX__QP_RAW, true, false, false, false},
     {"query", MAILDEX__QF_FREE, MAILDEX__QP_QUERY, true, false, false, false},
-    {"sexp", MAILDEX__QF_FREE, MAILDEX__QP_SEXP, false, false, false, false},
+    {"sexp", MAILDEX__QF_FREE, MAILDEX__QP_SEXP, true, false, false, false},
 };
 
 _Static_assert(sizeof prefixes / sizeof prefixes[0] == MAILDEX__QUERY_NPREFIXES, "MAILDEX__QUERY_NPREFIXES");
@@ -312,10 +312,6 @@ static bool lex_prefixed(struct maildex__qparser *p, struct maildex__qtoken *t)
         next = '"';
     if (!pf || !takes_value(p, pf, i) || plain_drops_prefix(p, pf, next))
         return true; /* `tag:` with no value is just the word "tag" */
-    if (pf->kind == MAILDEX__QP_SEXP) {
-        maildex__qparse_fail_query(p, p->base + t->pos, "unsupported prefix", "sexp: queries are not supported");
-        return false;
-    }
     t->prefix = pf;
     p->cur = i + 1;
     if (next == '(' && pf->paren && !p->plain) {

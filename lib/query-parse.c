@@ -598,13 +598,12 @@ struct maildex__qnode *maildex__qparse_text(struct maildex__qparser *p)
     return parse_expression(p);
 }
 
-/* Moves a finished tree out of the scratch context: each node under its parent, values and child arrays
- * are already under their node. Depth is bounded by MAILDEX__QUERY_MAX_DEPTH. */
-static void adopt(void *parent, struct maildex__qnode *n)
+/* Values and child arrays are already under their node. Depth is bounded by MAILDEX__QUERY_MAX_DEPTH. */
+void maildex__qparse_adopt(void *parent, struct maildex__qnode *n)
 {
     talloc_steal(parent, n);
     for (size_t i = 0; i < n->nchildren; i++)
-        adopt(n, n->children[i]);
+        maildex__qparse_adopt(n, n->children[i]);
 }
 
 int maildex__query_parse(void *ctx, const char *text, const struct maildex__query_options *opts,
@@ -633,7 +632,7 @@ int maildex__query_parse(void *ctx, const char *text, const struct maildex__quer
             *error = talloc_steal(ctx, sh.error);
         goto done;
     }
-    adopt(ctx, n);
+    maildex__qparse_adopt(ctx, n);
     *out = n;
     ret = MAILDEX__QUERY_OK;
 done:

@@ -1,8 +1,9 @@
 /* query-parser.h: what the query parser's files share, and nobody else sees. query-lex.c cuts the text
  * into tokens; query-term.c makes the nodes of the tokens that carry values; query-expand.c parses the
  * texts nested in a query (thread:{}, query:NAME, from:/subject:"(...)"); query-parse.c holds the grammar,
- * the parse's errors and the tree's nodes; query-recover.c decides how a malformed query fails. Nothing
- * here knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
+ * the parse's errors and the tree's nodes; query-recover.c decides how a malformed query fails;
+ * query-sexp.c reads the S-expression syntax into the same nodes (and the infix sexp:"..." with it).
+ * Nothing here knows SQL or the store; lib/query.h is the parser's interface to the rest of lib/. */
 #ifndef MAILDEX_QUERY_PARSER_H
 #define MAILDEX_QUERY_PARSER_H
 
@@ -17,7 +18,7 @@
 #define MAILDEX__NO_POS SIZE_MAX
 
 /* How Xapian reads a prefix's values: probabilistic (words), boolean (one term), raw (a range text),
- * thread: (a thread id or {subquery}), query: (a named query) and sexp: (refused). */
+ * thread: (a thread id or {subquery}), query: (a named query) and sexp: (an S-expression query). */
 enum maildex__qprefix_kind {
     MAILDEX__QP_PROB,
     MAILDEX__QP_BOOL,
@@ -83,6 +84,7 @@ struct maildex__qshared {
     int depth;
     const char *expanding[MAILDEX__QUERY_MAX_DEPTH + 1]; /* named queries being expanded, outermost first */
     int nexpanding;
+    size_t expansion; /* elements saved sexp queries expanded into so far (MAILDEX__SEXP_MAX_EXPANSION) */
 };
 
 struct maildex__qparser {
@@ -232,6 +234,9 @@ bool maildex__qparse_push(struct maildex__qparser *p, struct maildex__qvec *v, s
 struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum maildex__qkind kind,
                                                struct maildex__qvec *v);
 
+/* Moves a finished tree out of the scratch context onto parent: each node under its parent. */
+void maildex__qparse_adopt(void *parent, struct maildex__qnode *n);
+
 /* ---- query-parse.c: the grammar ----------------------------------------------------------------- */
 
 /* Parses the parser's whole text (a query, or a nested query's text) into a tree; NULL on failure. */
@@ -274,6 +279,16 @@ struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const 
 
 /* A quoted from:/subject: value in parentheses, parsed as a query with that default prefix. */
 struct maildex__qnode *maildex__qexpand_paren(struct maildex__qparser *p, const struct maildex__qtoken *t);
+
+/* text (NUL-terminated: a sexp query's `(infix "text")`) as an infix query of its own, one level deeper,
+ * its nodes at pos in p's text. */
+struct maildex__qnode *maildex__qexpand_infix(struct maildex__qparser *p, const char *text, size_t pos);
+
+/* ---- query-sexp.c ------------------------------------------------------------------------------- */
+
+/* sexp:"..." (and sexp:VALUE): the value as an S-expression query, one level deeper; its errors are
+ * notmuch's message, said at the term. */
+struct maildex__qnode *maildex__qexpand_sexp(struct maildex__qparser *p, const struct maildex__qtoken *t);
 
 /* ---- query-recover.c ---------------------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* The query planner (see query-plan.h): the AST becomes one streaming SQL statement plus the per-row
- * match and exclusion expressions that thread summaries need. This file composes: AND, OR, NOT, XOR
- * and thread:{...}, choosing for an AND the most selective drivable part and probing the others, and
+ * match and exclusion expressions that thread summaries need. This file composes: AND, OR, NOT, XOR,
+ * thread:{...} and the sexp syntax's (field (of ...)), choosing for an AND the most selective drivable part and probing the others, and
  * assembles the plan. What a single term means is its field's handler (query-fields.c, query-fts.c);
  * the building blocks they share are query-planner.c's.
  * Plan-time look-ups run once per query through the statement cache and cost the same at any store
@@ -120,6 +120,10 @@ static const char *probe(struct maildex__planner *p, const struct maildex__qnode
         return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a)
                    : "0";
     }
+    case MAILDEX__Q_SAME:
+        if (maildex__same_ops(n))
+            return maildex__same_ops(n)->probe(p, n, a);
+        return maildex__fts_same(p, n) ? probe(p, maildex__fts_same(p, n), a) : "0";
     case MAILDEX__Q_AND:
         return probe_and(p, n->children, n->nchildren, all_true(p, n->nchildren), a);
     case MAILDEX__Q_OR:
@@ -174,6 +178,10 @@ static int64_t estimate(struct maildex__planner *p, const struct maildex__qnode 
         return maildex__field_ops(n)->estimate(p, n, cap);
     case MAILDEX__Q_THREAD:
         return thread_set_messages(p, thread_set(p, n->children[0]));
+    case MAILDEX__Q_SAME:
+        if (maildex__same_ops(n))
+            return maildex__same_ops(n)->estimate(p, n, cap);
+        return maildex__fts_same(p, n) ? estimate(p, maildex__fts_same(p, n), cap) : MAILDEX__EST_MANY;
     case MAILDEX__Q_AND:
         for (size_t i = 0; i < n->nchildren; i++)
             if (n->children[i]->kind != MAILDEX__Q_NOT) {
@@ -441,20 +449,30 @@ static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, st
         return too_long(n) ? key_set_drive(p, n, d) : drive_xor(p, n, d);
     case MAILDEX__Q_THREAD:
         return drive_thread(p, n, d);
+    case MAILDEX__Q_SAME:
+        if (maildex__same_ops(n))
+            return maildex__same_ops(n)->drive(p, n, d);
+        return maildex__fts_same(p, n) && drive(p, maildex__fts_same(p, n), d);
     default:
         return false;
     }
 }
 
-/* ---- thread:{...} --------------------------------------------------------------------------------------- */
+/* ---- thread:{...}, and the streams of subqueries read at plan time ---------------------------------------- */
 
-/* SELECT k of n's plan: its arms unioned, or every message probed. */
-static const char *stream_of(struct maildex__planner *p, const struct maildex__qnode *n)
+const char *maildex__plan_stream(struct maildex__planner *p, const struct maildex__qnode *n)
 {
+    struct maildex__set *hidden = p->hidden_tags;
     struct maildex__drive d;
     const char **arms;
+    bool driven;
 
-    if (!drive(p, n, &d)) {
+    /* A subquery's matches include excluded messages (notmuch expands thread:{} without exclusions),
+     * so no tag is left out of its drive. */
+    p->hidden_tags = NULL;
+    driven = drive(p, n, &d);
+    p->hidden_tags = hidden;
+    if (!driven) {
         if (p->st != MAILDEX_STATUS_OK)
             return NULL;
         return maildex__plan_fmt(p, "SELECT m.id AS k FROM messages m WHERE %s", probe(p, n, "m"));
@@ -471,8 +489,7 @@ static const char *stream_of(struct maildex__planner *p, const struct maildex__q
     return maildex__plan_compound(p, arms, d.narms, " UNION ALL ");
 }
 
-/* The integers of column 0 of sql (run with the plan's values so far), as a set. */
-static struct maildex__set *read_set(struct maildex__planner *p, const char *sql)
+struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql)
 {
     struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
                                    .nbinds = p->binds->len};
@@ -509,10 +526,10 @@ static const struct maildex__set *thread_set(struct maildex__planner *p, const s
 
     if (set || p->st != MAILDEX_STATUS_OK)
         return set;
-    stream = stream_of(p, n);
+    stream = maildex__plan_stream(p, n);
     if (stream == NULL)
         return NULL;
-    set = read_set(p, maildex__plan_fmt(p, "SELECT m.thread FROM (%s) s CROSS JOIN messages m "
+    set = maildex__plan_read_keys(p, maildex__plan_fmt(p, "SELECT m.thread FROM (%s) s CROSS JOIN messages m "
                                            "ON m.id = s.k", stream));
     if (set)
         g_hash_table_insert(p->thread_sets, (gpointer) n, set);
@@ -545,8 +562,8 @@ static const struct maildex__set *key_set(struct maildex__planner *p, const stru
         return set;
     parts = talloc_zero_array(p->ctx, struct maildex__set *, np);
     for (size_t i = 0; parts && i < np && p->st == MAILDEX_STATUS_OK; i++) {
-        const char *stream = stream_of(p, n->children[i]);
-        parts[i] = stream ? read_set(p, stream) : NULL;
+        const char *stream = maildex__plan_stream(p, n->children[i]);
+        parts[i] = stream ? maildex__plan_read_keys(p, stream) : NULL;
     }
     for (size_t width = 1; parts && width < np && p->st == MAILDEX_STATUS_OK; width *= 2)
         for (size_t i = 0; i + width < np && p->st == MAILDEX_STATUS_OK; i += 2 * width) {
@@ -614,10 +631,12 @@ static bool names_tag(const struct maildex__qnode *n, const char *tag)
 static const char *exclusion(struct maildex__planner *p, const struct maildex__qnode *root)
 {
     GString *list;
+    GArray *ids;
 
     if (p->opts->exclude == MAILDEX__EXCLUDE_FALSE || p->opts->exclude_tags == NULL)
         return "0";
     list = g_string_new(NULL);
+    ids = g_array_new(FALSE, FALSE, sizeof(int64_t));
     for (const char *const *t = p->opts->exclude_tags; *t; t++) {
         int64_t id;
         if (names_tag(root, *t))
@@ -628,10 +647,15 @@ static const char *exclusion(struct maildex__planner *p, const struct maildex__q
         if (id < 0 || maildex__plan_lookup_int(p, MAILDEX__STMT_TAG_MESSAGES, id, 0) == 0)
             continue;
         g_string_append_printf(list, "%s?%d", list->len ? ", " : "", maildex__plan_int(p, id));
+        g_array_append_val(ids, id);
     }
     if (list->len)
         p->excluded_ids = talloc_strdup(p->ctx, list->str);
+    if (ids->len && (p->opts->exclude == MAILDEX__EXCLUDE_TRUE || p->opts->exclude == MAILDEX__EXCLUDE_ALL) &&
+        (p->hidden_tags = maildex__set_of_ints(p->ctx, (int64_t *) ids->data, ids->len)) == NULL)
+        p->st = MAILDEX_STATUS_NO_MEMORY;
     g_string_free(list, TRUE);
+    g_array_free(ids, TRUE);
     if (p->excluded_ids == NULL)
         return "0";
     return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM message_tags WHERE message = m.id AND tag IN (%s))",
@@ -673,6 +697,7 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
     p.thread_sets = g_hash_table_new(g_direct_hash, g_direct_equal);
     p.term_sets = g_hash_table_new(g_direct_hash, g_direct_equal);
     p.key_sets = g_hash_table_new(g_direct_hash, g_direct_equal);
+    p.rewrites = g_hash_table_new(g_direct_hash, g_direct_equal);
     p.now = opts->now ? opts->now : (int64_t) time(NULL);
     plan->excluded = exclusion(&p, root);
     plan->hides = (opts->exclude == MAILDEX__EXCLUDE_TRUE || opts->exclude == MAILDEX__EXCLUDE_ALL) &&
@@ -699,6 +724,7 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
     g_hash_table_destroy(p.thread_sets);
     g_hash_table_destroy(p.term_sets);
     g_hash_table_destroy(p.key_sets);
+    g_hash_table_destroy(p.rewrites);
     if (st == MAILDEX_STATUS_NO_MEMORY)
         maildex__error(db, st, "out of memory while planning the query");
     if (st != MAILDEX_STATUS_OK)

@@ -38,6 +38,8 @@ struct maildex__plan_options {
     enum maildex__exclude_mode exclude;
     const char *const *exclude_tags; /* NULL-terminated; may be NULL */
     int64_t now;                     /* the "now" of relative dates; 0 means time(NULL) */
+    bool bare_errors;                /* errors are the message alone, as notmuch's sexp parser gives
+                                      * them (no "syntax error at position N:") */
 };
 
 /* What drives a plan's stream (for tests, debugging and the thread iterator's choices). */

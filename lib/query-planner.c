@@ -150,7 +150,9 @@ struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const ch
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
                                 const char *msg)
 {
-    if (p->st == MAILDEX_STATUS_OK)
+    if (p->st == MAILDEX_STATUS_OK && p->opts->bare_errors)
+        p->st = maildex__error(p->db, MAILDEX_STATUS_QUERY_SYNTAX, "%s", msg);
+    else if (p->st == MAILDEX_STATUS_OK)
         p->st = maildex__error(p->db, MAILDEX_STATUS_QUERY_SYNTAX, "syntax error at position %zu: %s",
                                n->pos, msg);
 }

@@ -50,11 +50,16 @@ struct maildex__planner {
     int params;                /* parameters used so far */
     bool costly;               /* a probe reads a full-text cursor */
     const char *excluded_ids;  /* "?k, ?l": the excluded tags that exclude something, or NULL */
+    struct maildex__set *hidden_tags; /* when excluded messages are no results: those tags' ids, which a
+                                       * drive need not stream (every message they hold is hidden) */
     GHashTable *ids;           /* node -> resolved id (int64_t *), looked up once per node */
     GHashTable *thread_sets;   /* node -> struct maildex__set * of thread:{node}, found once */
     GHashTable *term_sets;     /* term or OR node -> struct maildex__set * of the ids it names */
     GHashTable *key_sets;      /* node -> struct maildex__set * of its messages, read once: a long
-                                * OR/XOR, a tag probed under a bulk driver */
+                                * OR/XOR, a tag probed under a bulk driver, a term matched at plan
+                                * time (an id or property wildcard, a property regex or (of ...)) */
+    GHashTable *rewrites;      /* node -> the node it stands for, made once: the words of a full-text
+                                * (field (of ...)) */
 };
 
 /* The handler of one query field. probe: an SQL expression over the messages row aliased a, true
@@ -78,6 +83,10 @@ const struct maildex__field_ops *maildex__field_ops(const struct maildex__qnode 
  * set, probed by binary search, instead of ten thousand probes per message. Its drive may refuse
  * (the planner then tries a union of the terms). */
 const struct maildex__field_ops *maildex__or_ops(const struct maildex__qnode *n);
+
+/* The handler of a (field (of ...)) node whose field has a set form (tags, folders, directories,
+ * properties), or NULL (a full-text field: maildex__fts_same). */
+const struct maildex__field_ops *maildex__same_ops(const struct maildex__qnode *n);
 
 /* ---- shared by the handlers (query-plan.c) ----------------------------------------------------------- */
 
@@ -146,6 +155,13 @@ const char *maildex__plan_stored_count(struct maildex__planner *p, const struct 
 /* The integers of column 0 of sql run with a bound to ?1, as a set; NULL on error (on p). */
 struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const char *sql, int64_t a);
 
+/* `SELECT ... AS k` streaming the keys of the messages matching n, from n's own plan (its values bound
+ * as parameters of p); NULL on error (on p). */
+const char *maildex__plan_stream(struct maildex__planner *p, const struct maildex__qnode *n);
+
+/* The integers of column 0 of sql, run with the plan's values so far, as a set; NULL on error (on p). */
+struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql);
+
 /* Records a syntax error at n's position (the first error wins). */
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
                                 const char *msg);
@@ -170,6 +186,14 @@ const char *maildex__fts_conjunction(struct maildex__planner *p, struct maildex_
 int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__qnode *n);
 int64_t maildex__fts_conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c,
                                           size_t n, const bool *take);
+
+/* A full-text (field (of ...)) as the OR of the words the field holds in the messages matching its
+ * child, each exact (notmuch's expansion into the field's terms, which leaves out their stems; NONE
+ * when there are none), made once per node; NULL on error (on p). */
+const struct maildex__qnode *maildex__fts_same(struct maildex__planner *p, const struct maildex__qnode *n);
+
+/* The handler of a full-text term matching any word of its field (`(to *)`), which FTS5 cannot say. */
+extern const struct maildex__field_ops maildex__fts_any_word_ops;
 
 /* Probe and drive for a MATCH expression. */
 const char *maildex__fts_probe(struct maildex__planner *p, const char *expression, bool prefix,

@@ -45,10 +45,12 @@ static void render(GString *b, const struct maildex__qnode *n)
     static const char *const kinds[] = {
         [MAILDEX__Q_ALL] = "(all", [MAILDEX__Q_NONE] = "(none", [MAILDEX__Q_AND] = "(and",
         [MAILDEX__Q_OR] = "(or",   [MAILDEX__Q_XOR] = "(xor",   [MAILDEX__Q_NOT] = "(not",
-        [MAILDEX__Q_TERM] = "(",   [MAILDEX__Q_THREAD] = "(thread-of",
+        [MAILDEX__Q_TERM] = "(",   [MAILDEX__Q_THREAD] = "(thread-of", [MAILDEX__Q_SAME] = "(same-",
     };
 
     g_string_append(b, (unsigned) n->kind < sizeof kinds / sizeof kinds[0] ? kinds[n->kind] : "(?");
+    if (n->kind == MAILDEX__Q_SAME)
+        g_string_append(b, field_name(n->field));
     if (n->kind == MAILDEX__Q_TERM) {
         g_string_append(b, field_name(n->field));
         g_string_append_c(b, ' ');

@@ -170,8 +170,8 @@ struct maildex__qnode *maildex__qterm_prefixed(struct maildex__qparser *p, const
         return maildex__qexpand_named(p, t);
     case MAILDEX__QP_RAW:
         return maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
-    case MAILDEX__QP_SEXP: /* rejected by the lexer */
-        return NULL;
+    case MAILDEX__QP_SEXP:
+        return maildex__qexpand_sexp(p, t);
     case MAILDEX__QP_BOOL:
     case MAILDEX__QP_PROB:
         break;

@@ -1,10 +1,12 @@
-/* The notmuch 0.37 query language as a syntax tree.
+/* The notmuch 0.37 query languages as one syntax tree.
  *
  * maildex__query_parse turns query text into a talloc tree of struct maildex__qnode, applying notmuch's
  * (Xapian's) grammar: precedence OR < XOR < AND/NOT, implicit AND, same-prefix OR grouping, love/hate,
- * phrases, wildcards, regex values, thread:{...} subqueries and query:NAME expansion. It must know nothing
- * about SQL, the store or dates: values are handed over raw (unquoted, unescaped) and the planner
- * (lib/query-plan.c) decides what they mean. Private to lib/; not part of the public API. */
+ * phrases, wildcards, regex values, thread:{...} subqueries and query:NAME expansion.
+ * maildex__query_parse_sexp turns notmuch's S-expression syntax (notmuch-sexp-queries(7)) into the same
+ * tree, so the planner serves both. Neither must know anything about SQL, the store or dates: values are
+ * handed over raw (unquoted, unescaped) and the planner (lib/query-plan.c) decides what they mean.
+ * Private to lib/; not part of the public API. */
 #ifndef MAILDEX_QUERY_H
 #define MAILDEX_QUERY_H
 
@@ -23,6 +25,10 @@ enum maildex__qkind {
     MAILDEX__Q_NOT,    /* one child; under an AND it means AND NOT, alone it means ALL AND NOT */
     MAILDEX__Q_TERM,   /* field + value + flags, no children */
     MAILDEX__Q_THREAD, /* one child: messages in threads that contain a message matching the child */
+    /* field and one child: messages sharing a value of field with a message matching the child: a tag
+     * (TAG), a folder (FOLDER), a property (PROPERTY), or a word of FROM, TO, SUBJECT, ATTACHMENT or
+     * MIMETYPE. Only the sexp syntax makes it: `(folder (of ...))`; `(thread (of ...))` is THREAD. */
+    MAILDEX__Q_SAME,
 };
 
 enum maildex__qfield {
@@ -50,10 +56,12 @@ enum maildex__qflag {
      * tokenize it and match the words adjacent and in order. */
     MAILDEX__QFLAG_PHRASE = 1 << 0,
     /* Trailing `*` (already removed from value): match words starting with the value (the last word of a
-     * phrase). Only ever set on probabilistic fields. */
+     * phrase). On TAG, ID, THREAD, FOLDER, PATH and PROPERTY (only from the sexp syntax's `(starts-with
+     * ...)` and `*`): match the values (the "key=value" of a property, the 16 hex digits of a thread)
+     * starting with value, byte for byte. An empty value on a full-text field matches any word in it. */
     MAILDEX__QFLAG_WILDCARD = 1 << 1,
     /* value is a POSIX extended regex (the /.../ delimiters removed). Only on FROM, SUBJECT, TAG, ID (mid:),
-     * PATH and FOLDER. */
+     * PATH and FOLDER, and from the sexp syntax on THREAD (the 16 hex digits) and PROPERTY ("key=value"). */
     MAILDEX__QFLAG_REGEX = 1 << 2,
     /* The value was written in double quotes, or is a word that a character keeping Xapian from stemming
      * it follows (one of ( / \ @ < > = * [ { ", e.g. `plan(` or `plan*` where `*` is no wildcard). Such
@@ -70,7 +78,7 @@ enum maildex__qflag {
 
 struct maildex__qnode {
     enum maildex__qkind kind;
-    enum maildex__qfield field; /* TERM only */
+    enum maildex__qfield field; /* TERM and SAME only */
     unsigned flags;             /* TERM only: enum maildex__qflag bits */
     const char *value;          /* TERM only: NUL-terminated, never NULL (may be "") */
     size_t pos;                 /* byte offset in the query text this node came from (for error messages) */
@@ -83,6 +91,9 @@ struct maildex__query_options {
      * valid until maildex__query_parse returns. May be NULL: every query: term is then unknown. */
     const char *(*lookup)(void *data, const char *name);
     void *lookup_data;
+    /* Returns the text of the saved sexp query `squery.NAME`, or NULL if there is none (sexp syntax only;
+     * called with lookup_data, as lookup). May be NULL: no saved sexp queries. */
+    const char *(*squery)(void *data, const char *name);
 };
 
 enum maildex__query_status {
@@ -100,10 +111,25 @@ enum maildex__query_status {
 int maildex__query_parse(void *ctx, const char *text, const struct maildex__query_options *opts,
                          struct maildex__qnode **out, char **error);
 
+/* Parses text in notmuch 0.37's S-expression syntax (notmuch-sexp-queries(7)) into the same tree, on
+ * ctx: `(and (tag inbox) (subject "lunch plans"))`, `(starts-with lun)`, `(thread (of (from bob)))`,
+ * `(infix "date:2024..")`, saved queries and macros from opts->squery. Returns as maildex__query_parse,
+ * except that *error is notmuch's own message, without a position ("unknown prefix 'foo'", "invalid
+ * s-expression: '('"), as notmuch prints it under "Syntax error in query". Nesting (lists, infix, saved
+ * queries and macros counted together) is bounded by MAILDEX__QUERY_MAX_DEPTH and the expansion of saved
+ * queries by MAILDEX__SEXP_MAX_EXPANSION, so no text or configuration makes it recurse or work without
+ * bound. */
+int maildex__query_parse_sexp(void *ctx, const char *text, const struct maildex__query_options *opts,
+                              struct maildex__qnode **out, char **error);
+
+/* The most elements saved queries and macros may expand into, in one query: `(macro (x) (and ,x ,x))`
+ * applied to itself thirty times would otherwise be a billion. */
+#define MAILDEX__SEXP_MAX_EXPANSION 100000
+
 /* Renders n as an S-expression for tests and debugging, e.g.
  *     (and (or (tag "unread") (tag "inbox")) (from "bob"))
  *     (subject "lunch plans" phrase quoted)   (text "lun" wildcard)   (not (tag "spam"))
- *     (thread-of (from "carol"))   (all)   (none)
+ *     (thread-of (from "carol"))   (same-folder (id "x"))   (all)   (none)
  * Field names: text body from to subject attachment mimetype tag id thread folder path property date
  * lastmod. Flags follow the value in the order phrase wildcard regex quoted cap stem. In values `"` and `\` are
  * backslash-escaped and other bytes below 0x20 are written \xNN. Returns a string talloc'd on ctx, or NULL

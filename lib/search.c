@@ -100,8 +100,12 @@ maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
     q->limit = opts->limit;
     q->everything = strcmp(text, "*") == 0;
     popts.lookup = opts->lookup;
+    popts.squery = opts->squery;
     popts.lookup_data = opts->lookup_data;
-    rc = maildex__query_parse(q, text, &popts, &root, &error);
+    if (opts->syntax == MAILDEX_QUERY_SEXP)
+        rc = maildex__query_parse_sexp(q, text, &popts, &root, &error);
+    else
+        rc = maildex__query_parse(q, text, &popts, &root, &error);
     if (rc == MAILDEX__QUERY_NOMEM) {
         st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
         goto done;
@@ -114,6 +118,7 @@ maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
     plan_opts.exclude = q->exclude;
     plan_opts.exclude_tags = opts->exclude_tags;
     plan_opts.now = opts->now;
+    plan_opts.bare_errors = opts->syntax == MAILDEX_QUERY_SEXP;
     st = maildex__plan_build(q, db, root, &plan_opts, &q->plan);
 done:
     talloc_free(root);

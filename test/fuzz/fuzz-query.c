@@ -39,6 +39,7 @@ static int check_tree(const struct maildex__qnode *n)
         break;
     case MAILDEX__Q_NOT:
     case MAILDEX__Q_THREAD:
+    case MAILDEX__Q_SAME:
         FUZZ_CHECK(n->nchildren == 1);
         break;
     case MAILDEX__Q_TERM:
@@ -64,7 +65,7 @@ static int check_tree(const struct maildex__qnode *n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const struct maildex__query_options options = {lookup, NULL};
+    static const struct maildex__query_options options = {.lookup = lookup};
     void *ctx = talloc_new(NULL);
     char *text = talloc_strndup(ctx, (const char *) data, size);
     struct maildex__qnode *tree = (struct maildex__qnode *) 1;

@@ -4,7 +4,9 @@
  * counts; and no query is quadratic: the hard queries of issue 9 and random boolean combinations of
  * tags, folders, words, prefixes, dates and regexes cost at most a few times the sum of their parts
  * (each part run alone), grow at most linearly from 10k to 100k messages, and return exactly the set
- * algebra of their parts' results. Work is VM steps of every statement plus pages read. */
+ * algebra of their parts' results. S-expression queries plan as the infix queries they equal, and the
+ * terms only they can say (wildcards on boolean fields, any word of a field) keep the same bounds. Work
+ * is VM steps of every statement plus pages read. */
 #include "maildex-private.h"
 #include "query-plan.h"
 #include "query.h"
@@ -97,7 +99,12 @@ TEST(limit_50_work_does_not_grow_with_the_store)
 {
     maildex_db_t *small_db = fixture_big_store(10000), *big_db = fixture_big_store(100000);
     static const char *const more[] = {"tag:inbox and not wlo", "tag:unread and not (wre or wsa)",
-                                       "wlo xor wsa", "(tag:inbox or tag:flagged) and wre"};
+                                       "wlo xor wsa", "(tag:inbox or tag:flagged) and wre",
+                                       /* sexp queries through the infix sexp: prefix */
+                                       "sexp:\"(tag (starts-with inb))\"", "sexp:\"(folder (starts-with se))\"",
+                                       "sexp:\"(and (tag (rx ^unr)) wre)\"", "sexp:\"(and (tag *) wre)\"", "sexp:\"(and (tag *) (not wlo))\"",
+                                       "sexp:\"(thread (starts-with 000000000000001))\"", "sexp:\"(from *)\"",
+                                       "sexp:\"(and (subject *) (tag flagged))\""};
     const size_t nwork = sizeof work_queries / sizeof work_queries[0];
     int bad = 0;
 
@@ -703,9 +710,49 @@ TEST(long_queries_stay_linear)
     maildex_db_close(db);
 }
 
+/* The same tree is the same plan: each S-expression query is planned into exactly the statement of the
+ * infix query it means, so every bound above holds for both. */
+TEST(sexp_queries_plan_as_their_infix_equals)
+{
+    maildex_db_t *db = fixture_big_store(2000);
+    static const char *const pairs[][2] = {
+        {"(tag inbox)", "tag:inbox"},
+        {"(and (tag unread) (not (tag flagged)))", "tag:unread and not tag:flagged"},
+        {"(or (folder sent) (path lists/cur))", "folder:sent or path:lists/cur"},
+        {"(date 2024-01-01 2024-05-01)", "date:2024-01-01..2024-05-01"},
+        {"(thread (of (tag flagged)))", "thread:{tag:flagged}"},
+        {"(and wsa (tag unread))", "wsa and tag:unread"},
+        {"(infix \"wlo and tag:unread\")", "wlo and tag:unread"},
+        {"(is (rx ^unr))", "is:/^unr/"},
+        {"(lastmod 0 5)", "lastmod:0..5"},
+        {"(from (rx ^carol))", "from:/^carol/"},
+        {"(or (tag spam) (and (tag inbox) wre))", "tag:spam or (tag:inbox and wre)"},
+    };
+    struct maildex__plan_options opts = {.exclude = MAILDEX__EXCLUDE_TRUE, .exclude_tags = excluded_tags,
+                                         .now = NOW};
+
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        void *ctx = talloc_new(NULL);
+        struct maildex__qnode *sexp, *infix;
+        struct maildex__plan *a, *b;
+
+        ASSERT_EQ(maildex__query_parse_sexp(ctx, pairs[i][0], NULL, &sexp, NULL), MAILDEX__QUERY_OK);
+        ASSERT_EQ(maildex__query_parse(ctx, pairs[i][1], NULL, &infix, NULL), MAILDEX__QUERY_OK);
+        ASSERT_STR_EQ(maildex__qnode_to_string(ctx, sexp), maildex__qnode_to_string(ctx, infix));
+        ASSERT_EQ(maildex__plan_build(ctx, db, sexp, &opts, &a), MAILDEX_STATUS_OK);
+        ASSERT_EQ(maildex__plan_build(ctx, db, infix, &opts, &b), MAILDEX_STATUS_OK);
+        ASSERT_STR_EQ(a->stream, b->stream);
+        ASSERT_STR_EQ(a->match, b->match);
+        ASSERT_EQ(a->nbinds, b->nbinds);
+        talloc_free(ctx);
+    }
+    maildex_db_close(db);
+}
+
 TEST_MAIN(TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store)
               TEST_ENTRY(thread_summary_work_does_not_grow_with_the_store)
                   TEST_ENTRY(counts_of_a_tag_or_everything_are_stored)
                       TEST_ENTRY(hard_queries_cost_the_sum_of_their_parts)
                           TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
-                              TEST_ENTRY(long_queries_stay_linear))
+                              TEST_ENTRY(long_queries_stay_linear)
+                                  TEST_ENTRY(sexp_queries_plan_as_their_infix_equals))

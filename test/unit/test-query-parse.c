@@ -40,7 +40,7 @@ static const char *lookup(void *data, const char *name)
     return NULL;
 }
 
-static const struct maildex__query_options options = {lookup, NULL};
+static const struct maildex__query_options options = {.lookup = lookup};
 
 static char *parse_to_string(void *ctx, const char *query)
 {
@@ -469,7 +469,7 @@ TEST(syntax_errors)
         {"thread:{a and}", "error: syntax error at position 13: expected a term after 'and'"},
         {"tag:/foo", "error: syntax error at position 0: unmatched regex delimiter in 'tag:/foo'"},
         {"tag:x subject:/", "error: syntax error at position 6: unmatched regex delimiter in 'subject:/'"},
-        {"sexp:\"(from bob)\"", "error: unsupported prefix at position 0: sexp: queries are not supported"},
+        {"sexp:\"(foo)\"", "error: syntax error at position 0: in sexp:\"(foo)\": unknown prefix 'foo'"},
     };
 
     CHECK_CASES(cases);

@@ -135,6 +135,9 @@ static maildex_db_t *small_store(void)
 
 static const char *const excluded_tags[] = {"deleted", "spam", NULL};
 
+/* The syntax ids() reads queries in (the sexp tests set it). */
+static maildex_query_syntax_t query_syntax = MAILDEX_QUERY_INFIX;
+
 /* The Message-IDs text matches, space-separated, in the order given. */
 static char *ids(void *ctx, maildex_db_t *db, const char *text, maildex_exclude_t exclude,
                  maildex_sort_t sort, uint64_t offset, int64_t limit)
@@ -151,6 +154,7 @@ static char *ids(void *ctx, maildex_db_t *db, const char *text, maildex_exclude_
     opts.offset = offset;
     opts.limit = limit;
     opts.now = T0 + 100 * 86400;
+    opts.syntax = query_syntax;
     if (maildex_query_create(db, text, &opts, &q) != MAILDEX_STATUS_OK)
         return talloc_asprintf(ctx, "error: %s", maildex_db_errmsg(db));
     if (maildex_query_search_messages(q, &it) != MAILDEX_STATUS_OK)
@@ -326,6 +330,96 @@ TEST(sort_offset_limit_and_errors)
     ASSERT(strstr(ids(ctx, db, "date:2024-01-01T11:00..", 0, 0, 0, -1), "error: ") != NULL);
     ASSERT(strstr(ids(ctx, db, "tag:/(/", 0, 0, 0, -1), "invalid regex") != NULL);
     ASSERT(strstr(ids(ctx, db, "lastmod:x..y", 0, 0, 0, -1), "error: ") != NULL);
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
+/* The sexp syntax's terms that the infix language cannot say, planned by the same handlers: wildcards
+ * and regexes on every boolean field, (field (of ...)), any word of a field; and its stemming of
+ * capitalised words. Errors are notmuch's, without a position. */
+TEST(sexp_queries)
+{
+    maildex_db_t *db = small_store();
+    void *ctx = talloc_new(NULL);
+    static const struct qcase cases[] = {
+        {"Plan", M3 " " M2 " " M1, 0},
+        {"\"plan\"", "", 0},
+        {"(and lunch (not (from bob)))", M3 " " M1, 0},
+        {"(tag (starts-with un))", M3 " " M2 " " M1, 0},
+        {"(tag (starts-with INB))", M3 " " M2 " " M1, 0},
+        {"(tag *)", SE " " SP " " M3 " " M2 " " M1 " " LI, F},
+        {"(not (tag *))", "", F},
+        {"(is (rx ^sp))", SP, F},
+        {"(id (starts-with msg))", M3 " " M2 " " M1, 0},
+        {"(mid (starts-with msg1@))", M1, 0},
+        {"(id *)", SE " " M3 " " M2 " " M1, 0},
+        {"(id (starts-with \"\xff\"))", "", 0},
+        {"(thread (starts-with 000000000000000))", SE " " SP " " M3 " " M2 " " M1 " " LI, F},
+        {"(thread (starts-with 0000000000000001))", M3 " " M2 " " M1, 0},
+        {"(thread (starts-with 00000000000000010))", "", 0},
+        {"(thread (starts-with xyz))", "", 0},
+        {"(thread (rx [12]$))", SP " " M3 " " M2 " " M1, F},
+        {"(folder (starts-with lists))", SE " " LI, F},
+        {"(folder *)", SE " " M3 " " M2 " " M1, 0},
+        {"(path (starts-with sent))", SE, 0},
+        {"(property (starts-with foo=))", SE, 0},
+        {"(property (starts-with fo))", SE, 0},
+        {"(property (starts-with foo=bar))", SE, 0},
+        {"(property (starts-with foo=baz))", "", 0},
+        {"(property *)", SE, 0},
+        {"(property (rx =bar))", SE, 0},
+        {"(property (rx ^x))", "", 0},
+        {"(property (of (id sent1@example.org)))", SE, 0},
+        {"(tag (of (id msg3@example.net)))", M3 " " M2 " " M1, 0},
+        {"(tag (of (id msg3@example.net)))", SP " " M3 " " M2 " " M1, F},
+        {"(folder (of (id list1@lists.org)))", SE " " LI, F},
+        {"(from (of (id msg2@example.com)))", SE " " M3 " " M2 " " M1, 0},
+        {"(subject (of (id spam1@spam.biz)))", SP, F},
+        {"(subject (of (id nosuch@example.org)))", "", F},
+        {"(thread (of (from carol)))", M3 " " M2 " " M1, 0},
+        {"(or (tag sent) (thread (of (from carol))))", SE " " M3 " " M2 " " M1, 0},
+        {"(to *)", SE " " M3 " " M2 " " M1, 0},
+        {"(not (attachment *))", SE " " SP " " M2 " " M1 " " LI, F},
+        {"(and (attachment *) (tag inbox))", M3, 0},
+        {"(subject (starts-with lun))", M3 " " M2 " " M1, 0},
+        /* outside a field a wildcard is on the body's words, which alone notmuch indexes unprefixed */
+        {"(starts-with plan)", M2, 0},
+        {"(starts-with lunch)", M1, 0},
+        {"*", SE " " M3 " " M2 " " M1, 0},
+        {"(date 2024-01-01)", M3 " " M2 " " M1, 0},
+        {"(date 2024-02 2024-03)", SE, 0},
+        {"(date * 2023)", LI, F},
+        {"(lastmod 2 3)", SE " " SP, F},
+        {"(infix \"tag:inbox and not tag:attachment\")", M2 " " M1, 0},
+        {"(date hawaiian-pizza-day)", "error: Didn't understand date specification 'hawaiian-pizza-day'", 0},
+        {"(date 2024 hawaiian-pizza-day)", "error: Didn't understand date specification 'hawaiian-pizza-day'",
+         0},
+        {"(tag deleted)", LI, 0},
+    };
+
+    query_syntax = MAILDEX_QUERY_SEXP;
+    check(db, cases, sizeof cases / sizeof cases[0]);
+    ASSERT(strncmp(ids(ctx, db, "(tag (rx \"(\"))", 0, 0, 0, -1), "error: invalid regex", 20) == 0);
+    /* A wildcard does not name the excluded tags: their messages are no results, and the drive leaves
+     * them out; a subquery still sees them, as notmuch expands it without exclusions. */
+    exec(db, "INSERT INTO message_tags(tag, message) SELECT t.id, m.id FROM tags t, messages m "
+             "WHERE t.name = 'spam' AND m.message_id = 'msg2@example.com';"
+             "UPDATE tags SET messages = messages + 1 WHERE name = 'spam';");
+    ASSERT_STR_EQ(ids(ctx, db, "(tag (starts-with sp))", 0, 0, 0, -1), "");
+    ASSERT_STR_EQ(ids(ctx, db, "(tag (starts-with sp))", F, 0, 0, -1), SP " " M2);
+    ASSERT_STR_EQ(ids(ctx, db, "(and (tag *) (not (tag inbox)))", 0, 0, 0, -1), SE);
+    ASSERT_STR_EQ(ids(ctx, db, "(thread (of (tag (starts-with sp))))", 0, 0, 0, -1), M3 " " M1);
+    /* (subject (of ...)) shares the subject's words, not their stems (notmuch's expansion leaves out
+     * the stemmed terms): "Planning" is not "plans" */
+    static const struct fx_msg planning = {"plan1@example.org", 5, T0 + 7200, "Erin <erin@example.org>", "Erin",
+                                           "bob@example.com", "Planning", "agenda", "", "text/plain", "inbox",
+                                           "1:7", NULL, 4};
+    exec(db, "BEGIN;");
+    fx_add(db, &planning, 7);
+    exec(db, "COMMIT;");
+    ASSERT_STR_EQ(ids(ctx, db, "(subject plans)", F, 0, 0, -1), M3 " plan1@example.org " M2 " " M1);
+    ASSERT_STR_EQ(ids(ctx, db, "(subject (of (id msg1@example.org)))", F, 0, 0, -1), M3 " " M2 " " M1);
+    query_syntax = MAILDEX_QUERY_INFIX;
     talloc_free(ctx);
     maildex_db_close(db);
 }
@@ -615,4 +709,5 @@ TEST(counts_tags_and_suggestions)
 
 TEST_MAIN(TEST_ENTRY(every_prefix_and_operator) TEST_ENTRY(sort_offset_limit_and_errors)
               TEST_ENTRY(undated_messages_and_quoted_values) TEST_ENTRY(thread_summaries_as_notmuch)
-                  TEST_ENTRY(thread_matches_far_back) TEST_ENTRY(counts_tags_and_suggestions))
+                  TEST_ENTRY(thread_matches_far_back) TEST_ENTRY(counts_tags_and_suggestions)
+                      TEST_ENTRY(sexp_queries))
