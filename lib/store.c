@@ -32,7 +32,9 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
         if (st)
             return st;
         if (!row || sqlite3_column_type(stmt, 0) == SQLITE_NULL) {
-            *key = lo;
+            /* Never 0: look-ups answer 0 for "no such message" (maildex__lookup_id), so the first
+             * message dated 0 (no Date, or before 1970) was lost to them: restore skipped its tags. */
+            *key = lo ? lo : 1;
             break;
         }
         if (sqlite3_column_int64(stmt, 0) < hi) {
