@@ -18,6 +18,8 @@ struct maildex_db {
     char *errmsg;                         /* talloc child; "" when there is none */
     char *uuid;                           /* read lazily */
     char *config_value;                   /* last maildex_db_config_get result */
+    maildex_pair_t *config_pairs;         /* last maildex_db_config_list result */
+    bool reading;                         /* in maildex_db_begin_read's transaction */
     sqlite3_stmt *stmts[MAILDEX__STMT_COUNT]; /* the statement cache (stmt.c) */
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */

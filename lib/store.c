@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include "maildir.h"
+#include "message-properties.h"
 #include "message-tags.h"
 #include "thread.h"
 
@@ -391,6 +392,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
         st = maildex__message_tag(db, *new_key, "signed", m->is_signed, NULL);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_tag(db, *new_key, "encrypted", m->is_encrypted, NULL);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_reindexed(db, *new_key);
     return st;
 }
 
