@@ -72,6 +72,8 @@
     X(PROPERTY_REMOVE, "DELETE FROM properties WHERE message = ?1 AND key = ?2 AND value = ?3") \
     X(PROPERTIES_DELETE_INDEX, "DELETE FROM properties WHERE message = ?1 "                   \
                                "AND key >= 'index.' AND key < 'index/'")                      \
+    /* query-fields.c */                                                                      \
+    X(PROPERTY_COUNT, "SELECT messages FROM property_counts WHERE key = ?1 AND value = ?2")    \
     X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \
     X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \

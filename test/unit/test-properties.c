@@ -93,6 +93,23 @@ static uint64_t count(maildex_db_t *db, const char *query)
     return n;
 }
 
+/* property_counts (sql/0003) says what the properties table holds. */
+static void expect_counts_agree(maildex_db_t *db)
+{
+    sqlite3_stmt *stmt;
+
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql,
+                                 "SELECT (SELECT count(*) FROM (SELECT key, value, count(*) FROM properties "
+                                 "GROUP BY key, value EXCEPT SELECT key, value, messages FROM property_counts)) + "
+                                 "(SELECT count(*) FROM (SELECT key, value, messages FROM property_counts EXCEPT "
+                                 "SELECT key, value, count(*) FROM properties GROUP BY key, value))",
+                                 -1, &stmt, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+    ASSERT_EQ(sqlite3_column_int64(stmt, 0), 0);
+    sqlite3_finalize(stmt);
+}
+
 static uint64_t revision(maildex_db_t *db)
 {
     uint64_t r = 0;
@@ -137,11 +154,14 @@ TEST(properties_set_replace_remove)
     ASSERT_EQ(maildex_db_remove_properties(db, "m1@example.org", "a", NULL), MAILDEX_STATUS_OK);
     expect_properties(db, "id:m1@example.org", "b=x y");
     ASSERT_EQ(maildex_db_set_properties(db, "m2@example.org", three, 3, false), MAILDEX_STATUS_OK);
+    expect_counts_agree(db);
     ASSERT_EQ(maildex_db_remove_properties(db, "m1@example.org", NULL, "ignored"), MAILDEX_STATUS_OK);
     expect_properties(db, "id:m1@example.org", "");
     expect_properties(db, "id:m2@example.org", "a=1 a=2 b=x y");
+    expect_counts_agree(db);
     ASSERT_EQ(maildex_db_remove_properties(db, "m2@example.org", NULL, NULL), MAILDEX_STATUS_OK);
     expect_properties(db, "id:m2@example.org", "");
+    expect_counts_agree(db);
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
@@ -161,6 +181,7 @@ TEST(reindex_drops_only_index_properties)
     ASSERT_EQ(n, 1);
     maildex_query_destroy(q);
     expect_properties(db, "id:m1@example.org", "foo=bar index=kept indexx=kept");
+    expect_counts_agree(db);
     expect_properties(db, "id:m2@example.org",
                       "foo=bar index=kept index.decryption=success index.repaired=mixedup indexx=kept");
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
