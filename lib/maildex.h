@@ -416,6 +416,56 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
  * database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
+/* ---- batch-tag lines --------------------------------------------------------------------------------- */
+
+/* notmuch's line format for `tag --batch`, `dump` and `restore` (notmuch-compat.md 5): a tag line
+ * "+TAG -TAG ... [--] QUERY" with the tags hex-encoded (every byte outside [A-Za-z0-9+-_@=.,] as %xx)
+ * and the query as written; in a dump the query is one id: term, quoted as notmuch quotes a boolean
+ * term, each message's properties follow as "#= ID KEY=VALUE ..." and the database's config heads
+ * the file as "#@ KEY VALUE" lines (all hex-encoded). `--format=sup` writes "ID (TAG TAG)" instead,
+ * tags as they are. */
+typedef enum {
+    MAILDEX_BATCH_TAGS = 1,   /* ops and query (and message_id, with MAILDEX_BATCH_RESTORE) */
+    MAILDEX_BATCH_PROPERTIES, /* message_id and its pairs ("#=") */
+    MAILDEX_BATCH_CONFIG,     /* one pair ("#@") */
+} maildex_batch_kind_t;
+
+typedef struct {
+    maildex_batch_kind_t kind;
+    const maildex_tag_op_t *ops; /* decoded, in line order */
+    size_t nops;
+    const char *query;           /* the rest of the line, as written */
+    const char *message_id;
+    const maildex_pair_t *pairs; /* decoded */
+    size_t npairs;
+} maildex_batch_line_t;
+
+enum {
+    MAILDEX_BATCH_RESTORE = 1 << 0, /* restore's reading: "#=" and "#@" lines mean something, tags
+                                       are not checked (notmuch's "generous" mode), and the query
+                                       must be one id: term */
+    MAILDEX_BATCH_SUP = 1 << 1,     /* a tag line is "ID (TAG TAG ...)": tags to add, as written */
+};
+
+/* Parses one line (a trailing newline is ignored). Returns MAILDEX_STATUS_OK and sets *out, or sets
+ * *out to NULL for a line that holds nothing (empty, blank, a comment); MAILDEX_STATUS_INVALID_ARGUMENT
+ * with *out NULL and *error set to notmuch's warning for a bad line, to print as it is ("Warning: no
+ * query string [+0]", "Warning: cannot parse query: a (skipping)"); MAILDEX_STATUS_NO_MEMORY. *error
+ * (may be NULL) is malloc'd: free it with free(). Free *out with maildex_batch_line_free. */
+maildex_status_t maildex_batch_line_parse(const char *line, unsigned flags, maildex_batch_line_t **out,
+                                          char **error);
+void maildex_batch_line_free(maildex_batch_line_t *line);
+
+/* The dump's lines, without the newline, malloc'd into *out (free it with free()): a message's tags
+ * (tags sorted as given; sup true for the sup format), its properties (n pairs; nothing to write
+ * when n is 0: *out is NULL), one config key. Return MAILDEX_STATUS_OK, INVALID_ARGUMENT (a
+ * Message-ID holding a line break cannot be written: notmuch skips the message too) or NO_MEMORY. */
+maildex_status_t maildex_batch_format_tags(const char *message_id, const char *const *tags, bool sup,
+                                           char **out);
+maildex_status_t maildex_batch_format_properties(const char *message_id, const maildex_pair_t *pairs,
+                                                 size_t n, char **out);
+maildex_status_t maildex_batch_format_config(const char *key, const char *value, char **out);
+
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with
  * maildex_strings_free). Empty when word itself is indexed. Returns MAILDEX_STATUS_OK or a database
