@@ -138,6 +138,11 @@ maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
                                       struct maildex__writer_lock **out);
 void maildex__writer_unlock(struct maildex__writer_lock *lock);
 
+/* maildex_db_compact, trying unlocked_tries times to copy without holding the write lock before
+ * copying with it held (compact.c; the tests reach both ways through it). */
+maildex_status_t maildex__compact(maildex_db_t *db, const char *backup_path, int unlocked_tries,
+                                  uint64_t *size_before, uint64_t *size_after);
+
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);
 

@@ -416,6 +416,23 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
  * database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
+/* ---- compaction -------------------------------------------------------------------------------------- */
+
+/* notmuch's `compact`: rebuilds the database without free pages (FTS5's index merged first, then
+ * SQLite's VACUUM INTO a file beside the database) and puts the result in place in one write
+ * transaction, so that every reader, in this process or another, sees the old database or the new
+ * one and never an error. What another writer commits meanwhile is never lost: the copy is made
+ * without holding the write lock (other writers wait only for the swap) and made again, holding it,
+ * when something was committed during the first try. With backup_path, the old database is also
+ * copied there (a new file, mode 0600; an existing file is refused). Waits for another indexer
+ * (`new`, `reindex`) and makes them wait. Sets *size_before and *size_after (may be NULL) to the
+ * database's size in bytes (file plus write-ahead log) before and after. Returns
+ * MAILDEX_STATUS_OK, READ_ONLY, DATABASE_BUSY, IO_ERROR (no room for the copy: the database is
+ * unchanged), INVALID_ARGUMENT (backup_path exists, or a transaction is open on db) or a database
+ * error. */
+maildex_status_t maildex_db_compact(maildex_db_t *db, const char *backup_path, uint64_t *size_before,
+                                    uint64_t *size_after);
+
 /* ---- batch-tag lines --------------------------------------------------------------------------------- */
 
 /* notmuch's line format for `tag --batch`, `dump` and `restore` (notmuch-compat.md 5): a tag line

@@ -1,7 +1,8 @@
 /* What restore, dump and compact stand on, through the public API: message properties (set, replace,
  * remove, read in order, searched with property:, kept by reindex but for "index.*"), tagging one
- * message by its Message-ID, atomic sections, read snapshots, and the database's config listed by
- * prefix. */
+ * message by its Message-ID, atomic sections, read snapshots, the database's config listed by prefix,
+ * and compaction keeping every row while it shrinks the file (both ways: copying before it takes the
+ * write lock, and holding it throughout, which maildex__compact reaches). */
 #include "maildex-private.h"
 #include "test.h"
 
@@ -337,6 +338,89 @@ TEST(config_list_by_prefix)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
+static uint64_t file_size(const char *path)
+{
+    struct stat sb;
+
+    ASSERT(stat(path, &sb) == 0);
+    return (uint64_t) sb.st_size;
+}
+
+TEST(compact_keeps_every_row_and_shrinks)
+{
+    char *dbpath, backup[4400];
+    maildex_db_t *db = two_messages("compact", NULL, &dbpath), *old = NULL;
+    const maildex_pair_t pair = {"k", "v"};
+    const maildex_tag_op_t big[] = {{"t", true}};
+    uint64_t before = 0, after = 0;
+    char tag[64];
+
+    /* make free pages: many tags added, then removed */
+    ASSERT_EQ(maildex_db_begin_atomic(db), MAILDEX_STATUS_OK);
+    for (int i = 0; i < 3000; i++) {
+        maildex_tag_op_t op = {tag, true};
+        snprintf(tag, sizeof tag, "a-rather-long-tag-name-number-%d", i);
+        ASSERT_EQ(maildex_db_tag_message(db, "m1@example.org", &op, 1, 0, NULL), MAILDEX_STATUS_OK);
+        op.add = false;
+        ASSERT_EQ(maildex_db_tag_message(db, "m1@example.org", &op, 1, 0, NULL), MAILDEX_STATUS_OK);
+    }
+    ASSERT_EQ(maildex_db_end_atomic(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_set_properties(db, "m2@example.org", &pair, 1, false), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_tag_message(db, "m2@example.org", big, 1, 0, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_config_set(db, "query.t", "tag:t"), MAILDEX_STATUS_OK);
+
+    snprintf(backup, sizeof backup, "%s.old", dbpath);
+    ASSERT_EQ(maildex_db_compact(db, backup, &before, &after), MAILDEX_STATUS_OK);
+    printf("# %" PRIu64 " -> %" PRIu64 " bytes\n", before, after);
+    ASSERT_LT(after, before);
+    ASSERT_EQ(file_size(dbpath), after);
+    ASSERT_EQ(count(db, "tag:t and property:k=v"), 1);
+    ASSERT_EQ(count(db, "body"), 2);
+    expect_tags_of(db, "m1@example.org", "[inbox] [unread]");
+    /* the backup is the database as it was, and a second one is refused */
+    ASSERT_EQ(maildex_db_open(backup, "/", MAILDEX_DB_READ_ONLY, &old, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(count(old, "tag:t and property:k=v"), 1);
+    ASSERT_EQ(maildex_db_close(old), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_compact(db, backup, NULL, NULL), MAILDEX_STATUS_INVALID_ARGUMENT);
+    ASSERT(strstr(maildex_db_errmsg(db), "cannot create the backup") != NULL);
+    ASSERT_EQ(maildex_db_compact(db, NULL, NULL, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(count(db, "tag:t and property:k=v"), 1);
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+/* The way taken when other writers keep committing: the write lock held from before the copy. */
+TEST(compact_holding_the_lock_throughout)
+{
+    char *dbpath, backup[4400];
+    maildex_db_t *db = two_messages("compact-locked", NULL, &dbpath), *other = NULL, *old = NULL;
+    const maildex_tag_op_t x[] = {{"x", true}};
+    uint64_t before = 0, after = 0;
+
+    ASSERT_EQ(maildex_db_tag_message(db, "m1@example.org", x, 1, 0, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_open(dbpath, "/", MAILDEX_DB_READ_ONLY, &other, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_begin_read(other), MAILDEX_STATUS_OK);
+    ASSERT_EQ(count(other, "tag:x"), 1);
+    snprintf(backup, sizeof backup, "%s.old", dbpath);
+    ASSERT_EQ(maildex__compact(db, backup, 0, &before, &after), MAILDEX_STATUS_OK);
+    ASSERT(after > 0 && before > 0);
+    ASSERT_EQ(count(other, "tag:x"), 1); /* the reader's snapshot */
+    ASSERT_EQ(maildex_db_end_read(other), MAILDEX_STATUS_OK);
+    ASSERT_EQ(count(other, "tag:x"), 1);
+    ASSERT_EQ(count(other, "body"), 2);
+    ASSERT_EQ(count(db, "tag:x"), 1);
+    ASSERT_EQ(maildex_db_open(backup, "/", MAILDEX_DB_READ_ONLY, &old, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(count(old, "tag:x"), 1);
+    ASSERT_EQ(maildex_db_close(old), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_close(other), MAILDEX_STATUS_OK);
+    /* neither the copy nor the placeholder is left beside the database */
+    {
+        char cmd[4500];
+        snprintf(cmd, sizeof cmd, "test -z \"$(ls %s.compact-* 2>/dev/null)\"", dbpath);
+        ASSERT_EQ(system(cmd), 0);
+    }
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
 TEST_MAIN(
     TEST_ENTRY(properties_set_replace_remove)
     TEST_ENTRY(reindex_drops_only_index_properties)
@@ -344,4 +428,6 @@ TEST_MAIN(
     TEST_ENTRY(atomic_section_is_one_transaction)
     TEST_ENTRY(read_transaction_is_a_snapshot)
     TEST_ENTRY(config_list_by_prefix)
+    TEST_ENTRY(compact_keeps_every_row_and_shrinks)
+    TEST_ENTRY(compact_holding_the_lock_throughout)
 )
