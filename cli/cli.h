@@ -81,6 +81,7 @@ command_fn cmd_count;
 command_fn cmd_tag;
 command_fn cmd_dump;
 command_fn cmd_restore;
+command_fn cmd_compact;
 
 /* dump's and restore's --include keywords (cmd-dump.c). */
 enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };

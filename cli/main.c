@@ -37,6 +37,8 @@ const struct command cli_commands[] = {
      "[--accumulate] [--format=auto|batch-tag|sup] [--include=config|properties|tags] "
      "[--input=FILE]",
      "Restore tags, properties and stored config from a dump"},
+    {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
+     "Rebuild the database without its free space"},
     {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
