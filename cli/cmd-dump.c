@@ -119,7 +119,8 @@ static int dump_messages(struct dump *d, const char *query)
     if ((rc = cli_query_create(d->cli, query, &opts, &q)) != 0)
         return rc;
     st = maildex_query_search_messages(q, &it);
-    while (st == MAILDEX_STATUS_OK && rc == 0 && (st = maildex_messages_next(it, &m)) == MAILDEX_STATUS_OK && m)
+    while (st == MAILDEX_STATUS_OK && rc == 0 &&
+           (st = maildex_messages_next(it, &m)) == MAILDEX_STATUS_OK && m)
         rc = dump_message(d, m);
     if (st != MAILDEX_STATUS_OK)
         rc = cli_error(d->cli, "%s", maildex_db_errmsg(d->cli->db));
@@ -193,7 +194,8 @@ int cmd_dump(struct cli *cli, int argc, char **argv)
         return -first;
     if (d.include == 0)
         d.include = INCLUDE_CONFIG | INCLUDE_PROPERTIES | INCLUDE_TAGS;
-    query = first < argc ? cli_query_string(cli->ctx, argc - first, argv + first) : talloc_strdup(cli->ctx, "*");
+    query = first < argc ? cli_query_string(cli->ctx, argc - first, argv + first)
+                         : talloc_strdup(cli->ctx, "*");
     if (output) {
         /* Beside the target, so the rename is atomic; mkstemp makes it 0600. */
         tmp = talloc_asprintf(cli->ctx, "%s.XXXXXX", output);

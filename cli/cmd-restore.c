@@ -93,12 +93,13 @@ static int restore_line(struct restore *r, const char *line)
     maildex_batch_line_t *b = NULL;
     char *error = NULL;
     maildex_status_t st;
+    unsigned flags;
     int rc = 0;
 
     if (r->format == FORMAT_AUTO && line[strspn(line, " \t")] != '\0' && line[0] != '#')
         r->format = detect(line);
-    st = maildex_batch_line_parse(line, MAILDEX_BATCH_RESTORE | (r->format == FORMAT_SUP ? MAILDEX_BATCH_SUP : 0),
-                                  &b, &error);
+    flags = MAILDEX_BATCH_RESTORE | (r->format == FORMAT_SUP ? MAILDEX_BATCH_SUP : 0);
+    st = maildex_batch_line_parse(line, flags, &b, &error);
     if (st == MAILDEX_STATUS_INVALID_ARGUMENT) {
         fprintf(stderr, "%s\n", error);
         r->bad_line = true;

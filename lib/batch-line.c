@@ -33,7 +33,11 @@ static void hex_append(GString *out, const char *s)
 
 static int hex_digit(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 /* Decodes s in place; false when a '%' is not followed by two hex digits. A decoded NUL ends the
@@ -275,7 +279,8 @@ static bool parse_tags(struct parse *ps, char *p, unsigned flags)
         }
         if ((tag = talloc_strndup(ps->out, tok + 1, len - 1)) == NULL)
             return false;
-        if (!(flags & MAILDEX_BATCH_RESTORE) && maildex_tag_check(tag, *tok == '+', &why) != MAILDEX_STATUS_OK) {
+        if (!(flags & MAILDEX_BATCH_RESTORE) &&
+            maildex_tag_check(tag, *tok == '+', &why) != MAILDEX_STATUS_OK) {
             fail(ps, "Warning: %s [%s]", why, ps->line);
             return true;
         }

@@ -189,7 +189,9 @@ static maildex_status_t swap_begin(maildex_db_t *db, const char *path, struct sw
         rc = sqlite3_extended_errcode(db->sql);
     if (rc == SQLITE_OK && (rc = sqlite3_backup_step(sw->b, 0)) == SQLITE_DONE)
         rc = SQLITE_CORRUPT; /* an empty source: it must never be written over the database */
-    return rc == SQLITE_OK ? MAILDEX_STATUS_OK : failed(db, db->sql, rc, "cannot put the compact copy in place");
+    if (rc == SQLITE_OK)
+        return MAILDEX_STATUS_OK;
+    return failed(db, db->sql, rc, "cannot put the compact copy in place");
 }
 
 /* Copies every page of the swap's source into the live database and commits, or with abandon rolls
@@ -206,7 +208,9 @@ static maildex_status_t swap_end(maildex_db_t *db, struct swap *sw, bool abandon
     sqlite3_close(sw->src);
     sw->src = NULL;
     sw->b = NULL;
-    return rc == SQLITE_OK ? MAILDEX_STATUS_OK : failed(db, db->sql, rc, "cannot put the compact copy in place");
+    if (rc == SQLITE_OK)
+        return MAILDEX_STATUS_OK;
+    return failed(db, db->sql, rc, "cannot put the compact copy in place");
 }
 
 /* One compaction, the optimistic way: copies without the lock, then swaps unless another connection

@@ -101,8 +101,8 @@ static bool goes(const maildex_pair_t *p, enum change_kind kind, const maildex_p
 
 /* The one change behind set and remove, on the message whose Message-ID is message_id: removes the
  * stored pairs that go (see goes), then adds pairs[0..n). */
-static maildex_status_t change(maildex_db_t *db, const char *message_id, const maildex_pair_t *pairs, size_t n,
-                               enum change_kind kind, const char *key, const char *value)
+static maildex_status_t change(maildex_db_t *db, const char *message_id, const maildex_pair_t *pairs,
+                               size_t n, enum change_kind kind, const char *key, const char *value)
 {
     void *local = talloc_new(NULL);
     maildex_pair_t *stored = NULL;
