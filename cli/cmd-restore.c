@@ -96,6 +96,10 @@ static int restore_line(struct restore *r, const char *line)
     unsigned flags;
     int rc = 0;
 
+    /* A part not restored is not read either: its lines cannot make the restore fail. */
+    if ((strncmp(line, "#=", 2) == 0 && !(r->include & INCLUDE_PROPERTIES)) ||
+        (strncmp(line, "#@", 2) == 0 && !(r->include & INCLUDE_CONFIG)))
+        return 0;
     if (r->format == FORMAT_AUTO && line[strspn(line, " \t")] != '\0' && line[0] != '#')
         r->format = detect(line);
     flags = MAILDEX_BATCH_RESTORE | (r->format == FORMAT_SUP ? MAILDEX_BATCH_SUP : 0);

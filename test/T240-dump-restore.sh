@@ -124,6 +124,11 @@ test_expect_equal "$output" "#notmuch-dump batch-tag:3 config,properties
 #@ query.lunch changed
 #= plain@x k=a%20b k=v sp%20ace=%25"
 
+test_begin_subtest "... and does not read the parts it leaves: a bad #= or #@ line is no failure then"
+printf '#= space@x k\n#@ a%%zz b\n+t -- id:space@x\n' | maildex restore --include=tags 2> ERR
+rc=$?
+test_expect_equal "$rc $(maildex search --output=tags id:space@x) $(cat ERR)" "0 t "
+
 test_begin_subtest "restore --include=properties --include=config leaves tags alone"
 maildex tag +extra -- id:plain@x
 sed 's/k=v/k=w/' BEFORE | maildex restore --include=properties --include=config
