@@ -89,6 +89,13 @@ command_fn cmd_setup;
 command_fn cmd_search;
 command_fn cmd_count;
 command_fn cmd_tag;
+command_fn cmd_dump;
+command_fn cmd_restore;
+command_fn cmd_compact;
+
+/* dump's and restore's --include keywords (cmd-dump.c). */
+enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };
+extern const struct keyword dump_include_keywords[];
 
 /* Query helpers shared by every command that takes a query (cmd-search.c): argv joined with single
  * spaces, as notmuch joins it; and a query created in the syntax --query asked for, with

@@ -1,10 +1,11 @@
 /* `maildex config get|set|list`: notmuch's semantics. An unset key prints nothing and exits 0; a list
  * prints one value per line; set with several values writes a list, with none removes the key, and
  * creates a config file that --config or an environment variable names but that does not exist yet;
- * --database stores the value in the database instead of the file, and get falls back to the
- * database for a key the file does not set (as notmuch merges the two). built_with.NAME says what this
- * maildex supports and cannot be set; the names of saved sexp queries (squery.NAME) and user fields
- * (index.header.NAME) follow notmuch's rule. */
+ * --database stores the value in the database instead of the file (which must exist already). get
+ * and list merge the two as notmuch does: a key the file sets comes from the file, else from the
+ * database, else notmuch's default. built_with.NAME says what this maildex supports and cannot be set;
+ * the names of saved sexp queries (squery.NAME) and user fields (index.header.NAME) follow notmuch's
+ * rule. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -12,26 +13,38 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A key stored with `config set --database`, one list item per line; nothing when there is no
- * database yet (config get must work before the first `new`). */
-static void print_database_value(struct cli *cli, const char *key)
+/* The database, read-only, when there is one; NULL otherwise (config get and list must work before
+ * the first `new`). Close it with maildex_db_close. */
+static maildex_db_t *existing_database(struct cli *cli)
 {
     char *file = config_database_file(cli->ctx, cli->config);
-    const char *value = NULL;
     maildex_db_t *db = NULL;
-    gchar **items;
 
     if (access(file, F_OK) != 0 ||
         maildex_db_open(file, "/", MAILDEX_DB_READ_ONLY, &db, NULL) != MAILDEX_STATUS_OK)
-        return;
-    if (maildex_db_config_get(db, key, &value) == MAILDEX_STATUS_OK && value) {
+        return NULL;
+    return db;
+}
+
+/* A key stored with `config set --database`, one list item per line; false when the database does
+ * not hold it. */
+static bool print_database_value(struct cli *cli, const char *key)
+{
+    maildex_db_t *db = existing_database(cli);
+    const char *value = NULL;
+    bool found = false;
+    gchar **items;
+
+    if (db && maildex_db_config_get(db, key, &value) == MAILDEX_STATUS_OK && value) {
         items = g_strsplit(value, ";", -1);
         for (gchar **i = items; *i; i++)
             if (**i)
                 printf("%s\n", *i);
         g_strfreev(items);
+        found = true;
     }
     maildex_db_close(db);
+    return found;
 }
 
 #define BUILT_WITH "built_with."
@@ -91,22 +104,52 @@ static int config_get_cmd(struct cli *cli, const char *key)
         puts(built_with(key + strlen(BUILT_WITH)) ? "true" : "false");
         return EXIT_SUCCESS;
     }
+    if (!config_is_set(cli->config, key) && print_database_value(cli, key))
+        return EXIT_SUCCESS;
     values = config_get_list(cli->ctx, cli->config, key);
-    if (values[0] == NULL)
-        print_database_value(cli, key);
     for (char **v = values; *v; v++)
         printf("%s\n", *v);
     return EXIT_SUCCESS;
 }
 
+static int compare_keys(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Every key of the file (and notmuch's derived ones) and of the database, sorted, each with the value
+ * config get would print (a list ;-joined). */
 static int config_list_cmd(struct cli *cli)
 {
     char **keys = config_list_keys(cli->ctx, cli->config);
+    maildex_db_t *db = existing_database(cli);
+    const maildex_pair_t *stored = NULL;
+    GHashTable *from_db = g_hash_table_new(g_str_hash, g_str_equal);
+    GPtrArray *all = g_ptr_array_new();
 
-    for (char **k = keys; *k; k++) {
-        char *value = config_get(cli->ctx, cli->config, *k);
-        printf("%s=%s\n", *k, value ? value : "");
+    if (db && maildex_db_config_list(db, "", &stored) != MAILDEX_STATUS_OK)
+        stored = NULL;
+    for (char **k = keys; *k; k++)
+        g_ptr_array_add(all, *k);
+    for (size_t i = 0; stored && stored[i].key; i++) {
+        if (!g_hash_table_contains(from_db, stored[i].key))
+            g_hash_table_insert(from_db, (gpointer) stored[i].key, (gpointer) stored[i].value);
+        bool known = false;
+        for (char **k = keys; *k && !known; k++)
+            known = strcmp(*k, stored[i].key) == 0;
+        if (!known)
+            g_ptr_array_add(all, (gpointer) stored[i].key);
     }
+    qsort(all->pdata, all->len, sizeof(char *), compare_keys);
+    for (guint i = 0; i < all->len; i++) {
+        const char *key = all->pdata[i], *value = g_hash_table_lookup(from_db, key);
+        if (value == NULL || config_is_set(cli->config, key))
+            value = config_get(cli->ctx, cli->config, key);
+        printf("%s=%s\n", key, value ? value : "");
+    }
+    g_ptr_array_free(all, TRUE);
+    g_hash_table_destroy(from_db);
+    maildex_db_close(db);
     return EXIT_SUCCESS;
 }
 
@@ -114,7 +157,8 @@ static int config_set_database(struct cli *cli, const char *key, int n, char **v
 {
     char *joined = n ? g_strjoinv(";", values) : NULL;
     maildex_status_t st;
-    int rc = cli_open_db(cli, MAILDEX_DB_CREATE);
+    /* As notmuch: the database must exist (`new` creates it). */
+    int rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE);
 
     if (rc == 0) {
         st = maildex_db_config_set(cli->db, key, joined);

@@ -136,6 +136,15 @@ static char *raw_get(void *ctx, struct config *cfg, const char *key)
     return result;
 }
 
+bool config_is_set(struct config *cfg, const char *key)
+{
+    char *v = raw_get(NULL, cfg, key);
+    bool set = v != NULL;
+
+    talloc_free(v);
+    return set;
+}
+
 static char *absolute(void *ctx, const char *path)
 {
     if (path == NULL || path[0] == '/')

@@ -40,6 +40,9 @@ char *config_find(void *ctx, const char *explicit_path);
  * Paths (database.*) are made absolute relative to $HOME. talloc'd on ctx. */
 char *config_get(void *ctx, struct config *cfg, const char *key);
 
+/* Whether the file itself sets key ("section.key"), as opposed to a default or nothing. */
+bool config_is_set(struct config *cfg, const char *key);
+
 /* A list value ("a;b;" -> {"a", "b", NULL}), each item trimmed of white space and empty items dropped
  * (notmuch's reading). Never NULL. talloc'd on ctx. */
 char **config_get_list(void *ctx, struct config *cfg, const char *key);

@@ -30,6 +30,16 @@ const struct command cli_commands[] = {
      "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
+    {"dump", cmd_dump, CMD_DB_READ,
+     "[--format=batch-tag|sup] [--include=config|properties|tags] [--output=FILE] [--gzip] [--] "
+     "[QUERY...]",
+     "Write the tags, properties and stored config of the messages matching a query"},
+    {"restore", cmd_restore, CMD_DB_WRITE,
+     "[--accumulate] [--format=auto|batch-tag|sup] [--include=config|properties|tags] "
+     "[--input=FILE]",
+     "Restore tags, properties and stored config from a dump"},
+    {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
+     "Rebuild the database without its free space"},
     {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",

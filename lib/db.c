@@ -555,6 +555,9 @@ maildex_status_t maildex__begin(maildex_db_t *db)
     if (db->mode == MAILDEX_DB_READ_ONLY)
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);
+    if (db->reading)
+        return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                              "cannot write to database '%s' inside a read transaction", db->path);
     if (db->in_transaction++ > 0)
         return MAILDEX_STATUS_OK;
     st = maildex__stmt(db, MAILDEX__STMT_BEGIN, &stmt);
@@ -715,5 +718,85 @@ maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const 
         maildex__rollback(db);
         return st;
     }
+    return maildex__commit(db);
+}
+
+maildex_status_t maildex_db_config_list(maildex_db_t *db, const char *prefix,
+                                        const maildex_pair_t **out)
+{
+    sqlite3_stmt *stmt;
+    maildex_pair_t *pairs = talloc_zero_array(db, maildex_pair_t, 1);
+    size_t n = 0, plen = strlen(prefix);
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_CONFIG_LIST, &stmt);
+
+    *out = NULL;
+    if (st == MAILDEX_STATUS_OK && pairs == NULL)
+        st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    if (st) {
+        talloc_free(pairs);
+        return st;
+    }
+    sqlite3_bind_text(stmt, 1, prefix, -1, SQLITE_STATIC);
+    while ((st = maildex__step_row(db, stmt, &row, "cannot list config")) == MAILDEX_STATUS_OK && row) {
+        const char *key = (const char *) sqlite3_column_text(stmt, 0);
+        maildex_pair_t *grown;
+        if (strncmp(key, prefix, plen) != 0)
+            break; /* past the keys with this prefix: they sort together */
+        grown = talloc_realloc(db, pairs, maildex_pair_t, n + 2);
+        if (grown == NULL) {
+            st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+            break;
+        }
+        pairs = grown;
+        pairs[n].key = talloc_strdup(pairs, key);
+        pairs[n].value = talloc_strdup(pairs, (const char *) sqlite3_column_text(stmt, 1));
+        pairs[++n] = (maildex_pair_t){NULL, NULL};
+    }
+    sqlite3_reset(stmt);
+    if (st) {
+        talloc_free(pairs);
+        return st;
+    }
+    talloc_free(db->config_pairs);
+    db->config_pairs = pairs;
+    *out = pairs;
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex_db_begin_read(maildex_db_t *db)
+{
+    maildex_status_t st;
+
+    if (db->in_transaction || db->reading)
+        return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                              "cannot start a read transaction on database '%s' inside another one",
+                              db->path);
+    /* BEGIN alone takes no snapshot: the first read does, so read at once. */
+    st = maildex__exec(db, "BEGIN; SELECT value FROM meta WHERE key = 'revision'");
+    if (st != MAILDEX_STATUS_OK) {
+        if (!sqlite3_get_autocommit(db->sql))
+            sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+        return st;
+    }
+    db->reading = true;
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex_db_end_read(maildex_db_t *db)
+{
+    if (!db->reading)
+        return MAILDEX_STATUS_OK;
+    db->reading = false;
+    return maildex__exec(db, "COMMIT");
+}
+
+maildex_status_t maildex_db_begin_atomic(maildex_db_t *db)
+{
+    return maildex__begin(db);
+}
+
+maildex_status_t maildex_db_end_atomic(maildex_db_t *db)
+{
     return maildex__commit(db);
 }

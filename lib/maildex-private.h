@@ -18,6 +18,8 @@ struct maildex_db {
     char *errmsg;                         /* talloc child; "" when there is none */
     char *uuid;                           /* read lazily */
     char *config_value;                   /* last maildex_db_config_get result */
+    maildex_pair_t *config_pairs;         /* last maildex_db_config_list result */
+    bool reading;                         /* in maildex_db_begin_read's transaction */
     sqlite3_stmt *stmts[MAILDEX__STMT_COUNT]; /* the statement cache (stmt.c) */
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */
@@ -135,6 +137,11 @@ maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
                                       const volatile int *interrupted,
                                       struct maildex__writer_lock **out);
 void maildex__writer_unlock(struct maildex__writer_lock *lock);
+
+/* maildex_db_compact, trying unlocked_tries times to copy without holding the write lock before
+ * copying with it held (compact.c; the tests reach both ways through it). */
+maildex_status_t maildex__compact(maildex_db_t *db, const char *backup_path, int unlocked_tries,
+                                  uint64_t *size_before, uint64_t *size_after);
 
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);

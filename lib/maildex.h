@@ -110,11 +110,37 @@ int maildex_schema_version_supported(void);
  * transaction that changes messages or tags), as notmuch's `count --lastmod` prints them. */
 maildex_status_t maildex_db_revision(maildex_db_t *db, const char **uuid, uint64_t *revision);
 
+/* A key and its value: a message property, or a config key stored in the database. */
+typedef struct {
+    const char *key;
+    const char *value;
+} maildex_pair_t;
+
 /* Configuration stored in the database (notmuch's `config set --database`). get sets *value to NULL
  * for an unset key; the string is owned by db and valid until the next call on db. set with a NULL
- * value removes the key. */
+ * value removes the key. list sets *out to every stored key starting with prefix ("" for all) and
+ * its value, sorted bytewise by key, ended by a pair of NULLs; owned by db and valid until the next
+ * call on db. */
 maildex_status_t maildex_db_config_get(maildex_db_t *db, const char *key, const char **value);
 maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const char *value);
+maildex_status_t maildex_db_config_list(maildex_db_t *db, const char *prefix,
+                                        const maildex_pair_t **out);
+
+/* A read transaction: from maildex_db_begin_read until maildex_db_end_read every read on db sees the
+ * database as it was at the begin (a snapshot), whatever other processes commit meanwhile, and
+ * nobody waits for it (WAL). How `dump` stays consistent while `new` writes. Not for a handle in a
+ * write (MAILDEX_STATUS_INVALID_ARGUMENT); calls do not nest. Both return MAILDEX_STATUS_OK or a
+ * database status. */
+maildex_status_t maildex_db_begin_read(maildex_db_t *db);
+maildex_status_t maildex_db_end_read(maildex_db_t *db);
+
+/* An atomic section (notmuch_database_begin_atomic): the writes between begin and end are one
+ * transaction, committed at the outermost end; sections nest. A call that fails inside rolls the
+ * whole section back, and end then only closes it: stop at the first failure. Other writers wait
+ * for the section (up to their busy timeout), so keep sections to bounded batches. Return
+ * MAILDEX_STATUS_OK, READ_ONLY, DATABASE_BUSY or a database status. */
+maildex_status_t maildex_db_begin_atomic(maildex_db_t *db);
+maildex_status_t maildex_db_end_atomic(maildex_db_t *db);
 
 /* ---- indexing ---------------------------------------------------------------------------------- */
 
@@ -324,6 +350,11 @@ bool maildex_message_excluded(const maildex_message_t *m);
 maildex_status_t maildex_message_files(maildex_message_t *m, const char *const **out);
 maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **out);
 
+/* The message's properties, sorted by key and then value (bytewise), ended by a pair of NULLs; owned
+ * by the message (loaded on first call). Returns MAILDEX_STATUS_OK or a database status with *out
+ * NULL. */
+maildex_status_t maildex_message_properties(maildex_message_t *m, const maildex_pair_t **out);
+
 /* Starts a thread iteration: the threads of the matching messages, in the order of each thread's
  * first message in the query's sort order, each once; offset and limit count threads. Reading stops
  * as soon as `limit` threads were found. */
@@ -402,6 +433,34 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed);
 
+/* maildex_query_tag's changes for the one message whose Message-ID is message_id (restore, and any
+ * caller that knows its messages by id): no query is parsed or planned. Files are renamed only when
+ * the tags changed (with MAILDEX_TAG_REMOVE_ALL too, as notmuch's restore). Returns
+ * MAILDEX_STATUS_OK (*changed, which may be NULL, tells whether the tags changed), NOT_FOUND when
+ * no message has that id (nothing changed; the message on db names the id), INVALID_ARGUMENT for an
+ * op maildex_tag_check refuses, READ_ONLY or a database error. One transaction, or part of the
+ * caller's atomic section. */
+maildex_status_t maildex_db_tag_message(maildex_db_t *db, const char *message_id,
+                                        const maildex_tag_op_t *ops, size_t nops, unsigned flags,
+                                        bool *changed);
+
+/* ---- message properties ------------------------------------------------------------------------- */
+
+/* notmuch's message properties: key=value pairs on a message, a key may hold several values. They
+ * are searched with property:KEY=VALUE, kept through renames and `reindex` (which drops the keys
+ * starting with "index.", as notmuch does), and leave the store with the message.
+ *
+ * set adds the pairs to the message whose Message-ID is message_id (a pair it has already is no
+ * change), after removing all of its properties when replace is true. remove removes the pair key,
+ * value; with value NULL every value of key; with key NULL every property (value is ignored). A key may not
+ * contain '=' (nor be NULL in set). Both give the message a new revision when something changed,
+ * and return MAILDEX_STATUS_OK, NOT_FOUND (no such message; nothing changed), INVALID_ARGUMENT,
+ * READ_ONLY or a database error. One transaction, or part of the caller's atomic section. */
+maildex_status_t maildex_db_set_properties(maildex_db_t *db, const char *message_id,
+                                           const maildex_pair_t *pairs, size_t n, bool replace);
+maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *message_id,
+                                              const char *key, const char *value);
+
 /* notmuch's `reindex`: re-parses a file of every message q matches (create q with
  * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does) and re-indexes it: text,
  * headers, date, thread links and the "attachment", "signed" and "encrypted" tags; every other tag
@@ -413,6 +472,73 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
  * FILE_NOT_FOUND (the mail root is not there: nothing is taken for gone) or a database error; the
  * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
+
+/* ---- compaction -------------------------------------------------------------------------------------- */
+
+/* notmuch's `compact`: rebuilds the database without free pages (FTS5's index merged first, then
+ * SQLite's VACUUM INTO a file beside the database) and puts the result in place in one write
+ * transaction, so that every reader, in this process or another, sees the old database or the new
+ * one and never an error. What another writer commits meanwhile is never lost: the copy is made
+ * without holding the write lock (other writers wait only for the swap) and made again, holding it,
+ * when something was committed during the first try. With backup_path, the old database is also
+ * copied there (a new file, mode 0600; an existing file is refused). Waits for another indexer
+ * (`new`, `reindex`) and makes them wait. Sets *size_before and *size_after (may be NULL) to the
+ * database's size in bytes (file plus write-ahead log) before and after. Returns
+ * MAILDEX_STATUS_OK, READ_ONLY, DATABASE_BUSY, IO_ERROR (no room for the copy: the database is
+ * unchanged), INVALID_ARGUMENT (backup_path exists, or a transaction is open on db) or a database
+ * error. */
+maildex_status_t maildex_db_compact(maildex_db_t *db, const char *backup_path, uint64_t *size_before,
+                                    uint64_t *size_after);
+
+/* ---- batch-tag lines --------------------------------------------------------------------------------- */
+
+/* notmuch's line format for `tag --batch`, `dump` and `restore` (notmuch-compat.md 5): a tag line
+ * "+TAG -TAG ... [--] QUERY" with the tags hex-encoded (every byte outside [A-Za-z0-9+-_@=.,] as %xx)
+ * and the query as written; in a dump the query is one id: term, quoted as notmuch quotes a boolean
+ * term, each message's properties follow as "#= ID KEY=VALUE ..." and the database's config heads
+ * the file as "#@ KEY VALUE" lines (all hex-encoded). `--format=sup` writes "ID (TAG TAG)" instead,
+ * tags as they are. */
+typedef enum {
+    MAILDEX_BATCH_TAGS = 1,   /* ops and query (and message_id, with MAILDEX_BATCH_RESTORE) */
+    MAILDEX_BATCH_PROPERTIES, /* message_id and its pairs ("#=") */
+    MAILDEX_BATCH_CONFIG,     /* one pair ("#@") */
+} maildex_batch_kind_t;
+
+typedef struct {
+    maildex_batch_kind_t kind;
+    const maildex_tag_op_t *ops; /* decoded, in line order */
+    size_t nops;
+    const char *query;           /* the rest of the line, as written */
+    const char *message_id;
+    const maildex_pair_t *pairs; /* decoded */
+    size_t npairs;
+} maildex_batch_line_t;
+
+enum {
+    MAILDEX_BATCH_RESTORE = 1 << 0, /* restore's reading: "#=" and "#@" lines mean something, tags
+                                       are not checked (notmuch's "generous" mode), and the query
+                                       must be one id: term */
+    MAILDEX_BATCH_SUP = 1 << 1,     /* a tag line is "ID (TAG TAG ...)": tags to add, as written */
+};
+
+/* Parses one line (a trailing newline is ignored). Returns MAILDEX_STATUS_OK and sets *out, or sets
+ * *out to NULL for a line that holds nothing (empty, blank, a comment); MAILDEX_STATUS_INVALID_ARGUMENT
+ * with *out NULL and *error set to notmuch's warning for a bad line, to print as it is ("Warning: no
+ * query string [+0]", "Warning: cannot parse query: a (skipping)"); MAILDEX_STATUS_NO_MEMORY. *error
+ * (may be NULL) is malloc'd: free it with free(). Free *out with maildex_batch_line_free. */
+maildex_status_t maildex_batch_line_parse(const char *line, unsigned flags, maildex_batch_line_t **out,
+                                          char **error);
+void maildex_batch_line_free(maildex_batch_line_t *line);
+
+/* The dump's lines, without the newline, malloc'd into *out (free it with free()): a message's tags
+ * (tags sorted as given; sup true for the sup format), its properties (n pairs; nothing to write
+ * when n is 0: *out is NULL), one config key. Return MAILDEX_STATUS_OK, INVALID_ARGUMENT (a
+ * Message-ID holding a line break cannot be written: notmuch skips the message too) or NO_MEMORY. */
+maildex_status_t maildex_batch_format_tags(const char *message_id, const char *const *tags, bool sup,
+                                           char **out);
+maildex_status_t maildex_batch_format_properties(const char *message_id, const maildex_pair_t *pairs,
+                                                 size_t n, char **out);
+maildex_status_t maildex_batch_format_config(const char *key, const char *value, char **out);
 
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with

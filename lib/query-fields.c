@@ -530,26 +530,28 @@ static bool property_drive(struct maildex__planner *p, const struct maildex__qno
                              false);
 }
 
+/* Exact, from the stored count (sql/0003-property-counts.sql), as a tag's is. */
 static int64_t property_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
 {
     char *key;
     const char *value;
     sqlite3_stmt *stmt = NULL;
-    int64_t c = cap;
+    int64_t c = MAILDEX__EST_MANY;
+    maildex_status_t st;
 
+    (void) cap;
     if (!property_parts(p, n, &key, &value))
         return 0;
-    /* (the same as maildex__plan_count, with text values) */
-    if (sqlite3_prepare_v2(p->db->sql, "SELECT count(*) FROM (SELECT 1 FROM properties WHERE key = ?1 "
-                                       "AND value = ?2 LIMIT ?3)", -1, &stmt, NULL) == SQLITE_OK) {
+    st = maildex__stmt(p->db, MAILDEX__STMT_PROPERTY_COUNT, &stmt);
+    if (st == MAILDEX_STATUS_OK) {
         sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
         sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 3, cap);
-        if (sqlite3_step(stmt) == SQLITE_ROW)
-            c = sqlite3_column_int64(stmt, 0);
+        c = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+        sqlite3_reset(stmt);
+    } else {
+        p->st = st;
     }
-    sqlite3_finalize(stmt);
-    return c >= cap ? MAILDEX__EST_MANY : c;
+    return c;
 }
 
 /* The side of a date range text that does not parse, as notmuch names it: `foo` of `foo..2024`. */
@@ -914,7 +916,7 @@ static const struct maildex__field_ops field_ops[] = {
     [MAILDEX__QF_THREAD] = {thread_probe, thread_drive, thread_estimate, true},
     [MAILDEX__QF_FOLDER] = {folder_probe, folder_drive, folder_estimate, false},
     [MAILDEX__QF_PATH] = {path_probe, path_drive, path_estimate, false},
-    [MAILDEX__QF_PROPERTY] = {property_probe, property_drive, property_estimate, false},
+    [MAILDEX__QF_PROPERTY] = {property_probe, property_drive, property_estimate, true},
     [MAILDEX__QF_DATE] = {date_probe, date_drive, date_estimate, false},
     [MAILDEX__QF_LASTMOD] = {lastmod_probe, no_drive, no_estimate, true},
 };

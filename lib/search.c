@@ -5,6 +5,7 @@
 #include "search.h"
 
 #include "maildir.h"
+#include "message-properties.h"
 #include "query.h"
 
 #include <stdlib.h>
@@ -18,6 +19,7 @@ struct maildex_message {
     int64_t date;
     bool matched, excluded;
     const char **files, **tags;
+    maildex_pair_t *properties;
 };
 
 struct maildex_messages {
@@ -297,6 +299,17 @@ maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **
     if (m->tags == NULL)
         st = string_list(m, &m->it->tags, tags_sql, false, &m->tags);
     *out = m->tags;
+    return st;
+}
+
+maildex_status_t maildex_message_properties(maildex_message_t *m, const maildex_pair_t **out)
+{
+    size_t n;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (m->properties == NULL)
+        st = maildex__properties_read(m->q->db, m, m->key, &m->properties, &n);
+    *out = m->properties;
     return st;
 }
 

@@ -20,6 +20,7 @@
     X(CONFIG_SET, "INSERT INTO config(key, value) VALUES (?1, ?2) "                           \
                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value")                    \
     X(CONFIG_DELETE, "DELETE FROM config WHERE key = ?1")                                     \
+    X(CONFIG_LIST, "SELECT key, value FROM config WHERE key >= ?1 ORDER BY key")              \
     /* message-tags.c */                                                                      \
     X(TAG_FIND, "SELECT id FROM tags WHERE name = ?1")                                        \
     X(TAG_CREATE, "INSERT INTO tags(name) VALUES (?1)")                                       \
@@ -64,6 +65,15 @@
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype FROM fts_text "  \
                  "WHERE id = ?1")                                                             \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
+    /* message-properties.c */                                                                \
+    X(PROPERTIES_OF_MESSAGE, "SELECT key, value FROM properties WHERE message = ?1 "           \
+                             "ORDER BY key, value")                                           \
+    X(PROPERTY_ADD, "INSERT OR IGNORE INTO properties(message, key, value) VALUES (?1, ?2, ?3)") \
+    X(PROPERTY_REMOVE, "DELETE FROM properties WHERE message = ?1 AND key = ?2 AND value = ?3") \
+    X(PROPERTIES_DELETE_INDEX, "DELETE FROM properties WHERE message = ?1 "                   \
+                               "AND key >= 'index.' AND key < 'index/'")                      \
+    /* query-fields.c */                                                                      \
+    X(PROPERTY_COUNT, "SELECT messages FROM property_counts WHERE key = ?1 AND value = ?2")    \
     X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \
     X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \

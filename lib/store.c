@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include "maildir.h"
+#include "message-properties.h"
 #include "message-tags.h"
 #include "thread.h"
 
@@ -39,7 +40,9 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
             *key = hi;
             break;
         }
-        if (sqlite3_column_int64(stmt, 0) > lo) {
+        /* Never 0: look-ups answer 0 for "no such message" (maildex__lookup_id), so a message keyed 0
+         * (dated 0: no Date, or before 1970) was lost to them: restore skipped its tags. */
+        if (sqlite3_column_int64(stmt, 0) > (lo ? lo : 1)) {
             *key = sqlite3_column_int64(stmt, 0) - 1;
             break;
         }
@@ -396,6 +399,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
         st = maildex__message_tag(db, *new_key, "signed", m->is_signed, NULL);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_tag(db, *new_key, "encrypted", m->is_encrypted, NULL);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_reindexed(db, *new_key);
     return st;
 }
 

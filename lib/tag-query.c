@@ -6,7 +6,8 @@
  * the files are renamed before the transaction that records their names commits; a crash between
  * leaves names the database does not know, which the next `new` matches as renames (same unique
  * part and size) and syncs back into the flag tags.
- * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well. */
+ * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well;
+ * and maildex_db_tag_message(), the same change for one message named by its Message-ID (restore). */
 #include "maildex-private.h"
 
 #include "maildir.h"
@@ -19,6 +20,9 @@
 #include <sys/stat.h>
 
 #define BATCH 2000 /* messages per transaction: bounds the dirty pages a big change keeps in memory */
+/* tag_message's own flag beside the public ones: rename the files of a message whose tags did not
+ * change too (`tag --remove-all`; restore renames only what changed, as notmuch's does). */
+#define RESYNC_UNCHANGED (1u << 31)
 
 static bool has(GPtrArray *names, const char *tag)
 {
@@ -183,7 +187,7 @@ static maildex_status_t tag_message(maildex_db_t *db, int64_t key, const maildex
         }
     /* --remove-all re-syncs every match, as notmuch (which cannot narrow that query) does. */
     if (st == MAILDEX_STATUS_OK && (flags & MAILDEX_TAG_SYNC_FLAGS) &&
-        (*changed || (flags & MAILDEX_TAG_REMOVE_ALL)))
+        (*changed || (flags & RESYNC_UNCHANGED)))
         st = tags_to_files(db, local, key, after);
     g_ptr_array_free(before, TRUE);
     g_ptr_array_free(after, TRUE);
@@ -282,7 +286,8 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
         st = maildex__query_keys(q, keys);
     for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK;) {
         bool ch;
-        st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops, flags, &ch);
+        st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops,
+                         flags & MAILDEX_TAG_REMOVE_ALL ? flags | RESYNC_UNCHANGED : flags, &ch);
         n += ch;
         i++;
         if (st == MAILDEX_STATUS_OK && i % BATCH == 0 && i < keys->len)
@@ -295,5 +300,40 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
     g_array_free(keys, TRUE);
     if (changed)
         *changed = n;
+    return st;
+}
+
+maildex_status_t maildex_db_tag_message(maildex_db_t *db, const char *message_id,
+                                        const maildex_tag_op_t *ops, size_t nops, unsigned flags,
+                                        bool *changed)
+{
+    int64_t key = 0;
+    bool ch = false;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (changed)
+        *changed = false;
+    /* No rule on the tags beyond NULL: a restore puts back what a dump holds (notmuch's library
+     * takes an empty tag too), the CLI's `tag` asks maildex_tag_check first. */
+    for (size_t i = 0; i < nops; i++)
+        if (ops[i].tag == NULL)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot change a NULL tag");
+    if (message_id == NULL)
+        return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "no Message-ID given");
+    st = maildex__begin(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, message_id, &key);
+    if (st == MAILDEX_STATUS_OK && key == 0) {
+        maildex__commit(db); /* nothing was written: ends only this call's part of the transaction */
+        return maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with Message-ID '%s'", message_id);
+    }
+    if (st == MAILDEX_STATUS_OK)
+        st = tag_message(db, key, ops, nops, flags & ~RESYNC_UNCHANGED, &ch);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__commit(db);
+    else if (db->in_transaction)
+        maildex__rollback(db);
+    if (changed && st == MAILDEX_STATUS_OK)
+        *changed = ch;
     return st;
 }

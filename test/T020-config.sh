@@ -117,6 +117,7 @@ else
 fi
 
 test_begin_subtest "config set --database stores in the database; get falls back to it"
+maildex new > /dev/null # the database must exist: set --database does not create it (T246)
 maildex config set --database query.lunch 'subject:lunch and tag:inbox'
 output=$(maildex config get query.lunch; grep -c '^lunch' "$MAILDEX_CONFIG")
 test_expect_equal "$output" "subject:lunch and tag:inbox

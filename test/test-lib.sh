@@ -329,6 +329,8 @@ maildex_store_check() {
       UNION ALL SELECT 'message without text', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM fts_text t WHERE t.id = m.id)
       UNION ALL SELECT 'wrong tag count', count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id)
       UNION ALL SELECT 'wrong thread count', count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id)
+      UNION ALL SELECT 'property without message', count(*) FROM properties p WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = p.message)
+      UNION ALL SELECT 'wrong property count', (SELECT count(*) FROM (SELECT key, value, count(*) AS n FROM properties GROUP BY key, value EXCEPT SELECT key, value, messages FROM property_counts)) + (SELECT count(*) FROM (SELECT key, value, messages FROM property_counts EXCEPT SELECT key, value, count(*) FROM properties GROUP BY key, value))
       UNION ALL SELECT 'wrong message count', (SELECT value FROM meta WHERE key = 'messages') != (SELECT count(*) FROM messages)" 2>&1 |
         grep -v ' 0$'
     echo ok

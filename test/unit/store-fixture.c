@@ -154,6 +154,10 @@ static void build_store(const char *path, int n)
         snprintf(name, sizeof name, "%d:2,", i);
         ASSERT_EQ(maildex__store_add(db, m, NULL, &file, &opts, &added), MAILDEX_STATUS_OK);
         ASSERT(added);
+        if (i % 10 == 0) {
+            const maildex_pair_t k = {"k", i % 100 == 0 ? "hundred" : "ten"};
+            ASSERT_EQ(maildex_db_set_properties(db, m->message_id, &k, 1, false), MAILDEX_STATUS_OK);
+        }
         talloc_free(ctx);
         if ((i + 1) % BATCH == 0) {
             ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_OK);

@@ -2,7 +2,8 @@
  * going back from 2024-06-01 (so a bigger store reaches further back and its newest messages are the
  * same), in threads of 8 interleaved 16 at a time, 20 Zipf-distributed words of a 5,000-word
  * vocabulary each ("w" + syllables: wlo is the commonest, wsa next...), ten senders, inbox 30%, unread
- * 20%, flagged 5%, spam 2%, three folders. Built through the library's writer, as `new` would index
+ * 20%, flagged 5%, spam 2%, three folders, the property k=ten on every tenth message (k=hundred on
+ * every hundredth instead). Built through the library's writer, as `new` would index
  * that mail, once per program and size; and how to count the work a piece of code costs on one. */
 #ifndef MAILDEX_STORE_FIXTURE_H
 #define MAILDEX_STORE_FIXTURE_H

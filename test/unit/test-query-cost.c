@@ -5,8 +5,8 @@
  * tags, folders, words, prefixes, dates and regexes cost at most a few times the sum of their parts
  * (each part run alone), grow at most linearly from 10k to 100k messages, and return exactly the set
  * algebra of their parts' results. S-expression queries plan as the infix queries they equal, and the
- * terms only they can say (wildcards on boolean fields, any word of a field) keep the same bounds. Work
- * is VM steps of every statement plus pages read. */
+ * terms only they can say (wildcards on boolean fields, any word of a field) keep the same bounds.
+ * Properties (property:) are one of the parts. Work is VM steps of every statement plus pages read. */
 #include "maildex-private.h"
 #include "query-plan.h"
 #include "query.h"
@@ -26,7 +26,7 @@ static const char *const excluded_tags[] = {"deleted", "spam", NULL};
 static const char *const work_queries[] = {
     "tag:inbox", "folder:sent", "path:lists/cur", "date:2024-01-01..2024-05-01", "from:carol",
     "wsa", "wlo and tag:unread", "tag:inbox and not tag:unread", "wre and from:bob",
-    "tag:flagged or tag:spam",
+    "tag:flagged or tag:spam", "property:k=ten", "property:k=ten and tag:inbox",
 };
 
 /* Plans text on db and returns its stream with ORDER BY and LIMIT 50 as a prepared statement. */
@@ -402,14 +402,14 @@ TEST(hard_queries_cost_the_sum_of_their_parts)
 /* ---- random boolean combinations -------------------------------------------------------------------- */
 
 /* The leaves: tags of every size, folders, paths, common and rare words, prefixes, senders, a date
- * range, regexes. The first THREAD_LEAVES may stand inside thread:{}. The last, every message, is the
+ * range, a property, regexes. The first THREAD_LEAVES may stand inside thread:{}. The last, every message, is the
  * reference's universe only: inside a larger query notmuch (and maildex) drops a `*`. */
 static const char *const leaves[] = {
     "tag:inbox", "tag:unread", "tag:flagged", "tag:spam", "folder:sent", "path:lists/cur", "wlo", "wsa",
     "wre", "wkaka", "wk*", "wre*", "from:carol", "from:bob", "date:2024-01-01..2024-05-01",
-    "subject:/ubj/", "tag:/^(un|fl)/", "folder:/^(sent|lists)$/", "*",
+    "property:k=ten", "subject:/ubj/", "tag:/^(un|fl)/", "folder:/^(sent|lists)$/", "*",
 };
-#define THREAD_LEAVES 15
+#define THREAD_LEAVES 16
 #define NLEAVES ((int) G_N_ELEMENTS(leaves))
 
 enum { C_LEAF, C_NOT, C_THREAD, C_AND, C_OR, C_XOR };
