@@ -64,6 +64,8 @@
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype FROM fts_text "  \
                  "WHERE id = ?1")                                                             \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
+    X(ADDRESSES_INSERT, "INSERT INTO addresses(id, sender, recipients) VALUES (?1, ?2, ?3)")  \
+    X(ADDRESSES_DELETE, "DELETE FROM addresses WHERE id = ?1")                                \
     X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \
     X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \

@@ -973,6 +973,73 @@ static int parse_corpus_file(const char *path, const struct stat *sb, int type, 
     return 0;
 }
 
+/* ---- mailboxes for `address` ---------------------------------------------------------------------- */
+
+/* A stored mailbox list (message-address.h) as "name|address|name-addr;" per mailbox. */
+static char *mailboxes(const char *data, size_t len)
+{
+    char *out = talloc_strdup(test_ctx, "");
+    size_t n = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] == '\0')
+            out = talloc_asprintf_append(out, "%c", ++n % 3 == 0 ? ';' : '|');
+        else
+            out = talloc_asprintf_append(out, "%c", data[i]);
+    }
+    ASSERT_EQ(n % 3, 0);
+    return out;
+}
+
+TEST(mailboxes_of_from_and_recipients)
+{
+    struct maildex__parsed_message *m = parse(
+        "From: =?ISO-8859-1?Q?Fran=E7ois_Lef=E8vre?= <francois@example.net>\n"
+        "To: Bob <bob@example.com>, \"Carol, C.\" <carol@example.net>\n"
+        "Cc: team: Ann <ann@example.com>, dan@example.com;\n"
+        "Bcc: undisclosed-recipients:;, Dr. Who <who@example.com>\n"
+        "Subject: s\n\nbody\n");
+
+    /* Names decoded; a name with a special character keeps gmime's quoted rendering; group members
+     * in place of their group, an empty group nothing; To, Cc, Bcc one after the other. */
+    ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len), "François Lefèvre|francois@example.net|;");
+    ASSERT_STR_EQ(mailboxes(m->recipients, m->recipients_len),
+                  "Bob|bob@example.com|;"
+                  "Carol, C.|carol@example.net|\"Carol, C.\" <carol@example.net>;"
+                  "Ann|ann@example.com|;"
+                  "|dan@example.com|;"
+                  "Dr. Who|who@example.com|\"Dr. Who\" <who@example.com>;");
+    done();
+}
+
+/* The header is decoded before it is parsed, as notmuch does, and gmime's rendering keeps its own
+ * rules for quotes and backslashes (a backslash doubled, a quote left alone). */
+TEST(mailboxes_decoded_then_parsed)
+{
+    struct maildex__parsed_message *m = parse(
+        "From: =?utf-8?q?Doe=2C_John?= <john@example.com>\n"
+        "To: \"Back\\\\slash\" <bs@example.com>, \"Quote \\\"Q\\\" Person\" <q@example.com>\n"
+        "Subject: s\n\nbody\n");
+
+    ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len),
+                  "Doe, John|john@example.com|\"Doe, John\" <john@example.com>;");
+    ASSERT_STR_EQ(mailboxes(m->recipients, m->recipients_len),
+                  "Back\\slash|bs@example.com|Back\\\\slash <bs@example.com>;"
+                  "Quote \"Q\" Person|q@example.com|;");
+    done();
+}
+
+/* No header, an empty one, or one without an address: empty lists, zero bytes. */
+TEST(mailboxes_absent)
+{
+    struct maildex__parsed_message *m = parse("Subject: no addresses\nTo:\n\nbody\n");
+
+    ASSERT_EQ(m->senders_len, 0);
+    ASSERT_EQ(m->recipients_len, 0);
+    ASSERT(m->senders != NULL && m->recipients != NULL);
+    done();
+}
+
 TEST(real_corpus)
 {
     char *root = g_strdup_printf("%s/test/corpora/real", test_srcdir);
@@ -1085,5 +1152,8 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(nesting_200_levels_fast)
     TEST_ENTRY(huge_header_line_fast)
     TEST_ENTRY(parallel_parsing)
+    TEST_ENTRY(mailboxes_of_from_and_recipients)
+    TEST_ENTRY(mailboxes_decoded_then_parsed)
+    TEST_ENTRY(mailboxes_absent)
     TEST_ENTRY(real_corpus)
 )

@@ -1,0 +1,77 @@
+/* The mailboxes of a message's address headers in the stored form of message-address.h, read with
+ * gmime exactly as notmuch 0.37's `address` reads them (notmuch-search.c, process_address_header and
+ * process_address_list): the decoded header parsed again as an address list, so an encoded word that
+ * decodes to a comma splits a mailbox in two there as here. name-addr is gmime's own rendering, so
+ * its quoting rules are gmime's and never copied. Runs on the parse threads: no state. */
+#include "message-address.h"
+#include "message-body.h"
+
+#include <string.h>
+#include <talloc.h>
+
+/* `name <address>`, or `address` for an empty name: what the reader composes from an empty stored
+ * name-addr. */
+static bool composes_to(const char *name_addr, const char *name, const char *address)
+{
+    size_t n = strlen(name), a = strlen(address);
+
+    if (*name == '\0')
+        return strcmp(name_addr, address) == 0;
+    return strlen(name_addr) == n + a + 3 && memcmp(name_addr, name, n) == 0 &&
+           memcmp(name_addr + n, " <", 2) == 0 && memcmp(name_addr + n + 2, address, a) == 0 &&
+           strcmp(name_addr + n + 2 + a, ">") == 0;
+}
+
+static void append_mailbox(GString *out, InternetAddress *address)
+{
+    const char *name = internet_address_get_name(address);
+    const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
+    /* notmuch prints the pair through a new mailbox, which gmime renders with its quoting. */
+    InternetAddress *copy;
+    char *name_addr;
+
+    name = name ? name : "";
+    addr = addr ? addr : "";
+    copy = internet_address_mailbox_new(name, addr);
+    name_addr = copy ? internet_address_to_string(copy, NULL, FALSE) : NULL;
+    g_string_append_len(out, name, (gssize) strlen(name) + 1);
+    g_string_append_len(out, addr, (gssize) strlen(addr) + 1);
+    if (name_addr && !composes_to(name_addr, name, addr))
+        g_string_append(out, name_addr);
+    g_string_append_c(out, '\0');
+    g_free(name_addr);
+    if (copy)
+        g_object_unref(copy);
+}
+
+static void append_list(GString *out, InternetAddressList *list, int depth)
+{
+    for (int i = 0; list && i < internet_address_list_length(list); i++) {
+        InternetAddress *address = internet_address_list_get_address(list, i);
+        if (INTERNET_ADDRESS_IS_GROUP(address)) {
+            /* gmime's parser makes no group inside a group; the bound only keeps a hand-made list
+             * from recursing without end. */
+            if (depth < 8)
+                append_list(out, internet_address_group_get_members(INTERNET_ADDRESS_GROUP(address)),
+                            depth + 1);
+        } else if (INTERNET_ADDRESS_IS_MAILBOX(address)) {
+            append_mailbox(out, address);
+        }
+    }
+}
+
+bool maildex__mailboxes_encode(void *ctx, const char *const *headers, char **out, size_t *len)
+{
+    GString *all = g_string_new(NULL);
+
+    for (size_t i = 0; headers && headers[i]; i++) {
+        InternetAddressList *list = *headers[i] ? internet_address_list_parse(NULL, headers[i]) : NULL;
+        append_list(all, list, 0);
+        if (list)
+            g_object_unref(list);
+    }
+    *len = all->len;
+    *out = talloc_memdup(ctx, all->str, all->len + 1);
+    g_string_free(all, TRUE);
+    return *out != NULL;
+}
