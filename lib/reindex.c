@@ -26,10 +26,9 @@ static maildex_status_t collect_ids(maildex_query_t *q, GPtrArray *ids)
     return st;
 }
 
-/* Parses the first of the message's files that still reads as mail. */
-static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                       void *ctx, int64_t key,
-                                       struct maildex__parsed_message **out)
+maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
+                                           void *ctx, int64_t key,
+                                           struct maildex__parsed_message **out)
 {
     sqlite3_stmt *stmt;
     bool row;
@@ -72,7 +71,7 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
         int64_t key, new_key;
         st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, ids->pdata[i], &key);
         if (st == MAILDEX_STATUS_OK && key)
-            st = parse_any_file(db, mime, local, key, &m);
+            st = maildex__parse_first_file(db, mime, local, key, &m);
         if (st == MAILDEX_STATUS_OK && m) {
             st = maildex__store_reindex(db, key, m, &new_key);
             done++;

@@ -84,6 +84,8 @@
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
+    /* address.c */                                                                           \
+    X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
     /* scan.c */                                                                              \
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
     X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \
