@@ -22,26 +22,54 @@ static bool composes_to(const char *name_addr, const char *name, const char *add
            strcmp(name_addr + n + 2 + a, ">") == 0;
 }
 
+/* Does gmime render this pair as plain `name <addr>`? Yes for a name of letters, digits, '-', '\''
+ * and bytes above 0x7f with single spaces between words, and a dot-atom address of letters, digits,
+ * '.', '_', '+', '-' around one '@': nothing in them needs quoting. That is nearly every mailbox,
+ * and the round trip through gmime costs more than parsing the header (test-message-parse checks
+ * that gmime agrees). */
+static bool renders_plainly(const char *name, const char *addr)
+{
+    const char *at = strchr(addr, '@');
+
+    for (const char *c = name; *c; c++)
+        if (!(g_ascii_isalnum(*c) || (unsigned char) *c >= 0x80 || *c == '-' || *c == '\'' ||
+              (*c == ' ' && c != name && c[1] != '\0' && c[1] != ' ')))
+            return false;
+    if (at == NULL || at == addr || at[1] == '\0' || strchr(at + 1, '@') || *addr == '.' ||
+        addr[strlen(addr) - 1] == '.' || strstr(addr, "..") || strstr(addr, ".@") || strstr(addr, "@."))
+        return false;
+    for (const char *c = addr; *c; c++)
+        if (!(g_ascii_isalnum(*c) || *c == '.' || *c == '_' || *c == '+' || *c == '-' || *c == '@'))
+            return false;
+    return true;
+}
+
+/* notmuch prints the pair through a new mailbox, which gmime renders with its quoting. */
+static char *rendering(const char *name, const char *addr)
+{
+    InternetAddress *copy = internet_address_mailbox_new(name, addr);
+    char *name_addr = copy ? internet_address_to_string(copy, NULL, FALSE) : NULL;
+
+    if (copy)
+        g_object_unref(copy);
+    return name_addr;
+}
+
 static void append_mailbox(GString *out, InternetAddress *address)
 {
     const char *name = internet_address_get_name(address);
     const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
-    /* notmuch prints the pair through a new mailbox, which gmime renders with its quoting. */
-    InternetAddress *copy;
     char *name_addr;
 
     name = name ? name : "";
     addr = addr ? addr : "";
-    copy = internet_address_mailbox_new(name, addr);
-    name_addr = copy ? internet_address_to_string(copy, NULL, FALSE) : NULL;
+    name_addr = renders_plainly(name, addr) ? NULL : rendering(name, addr);
     g_string_append_len(out, name, (gssize) strlen(name) + 1);
     g_string_append_len(out, addr, (gssize) strlen(addr) + 1);
     if (name_addr && !composes_to(name_addr, name, addr))
         g_string_append(out, name_addr);
     g_string_append_c(out, '\0');
     g_free(name_addr);
-    if (copy)
-        g_object_unref(copy);
 }
 
 static void append_list(GString *out, InternetAddressList *list, int depth)

@@ -9,6 +9,8 @@
 #include "../../lib/html-text.h"
 #include "../../lib/message-parse.h"
 
+#include <gmime/gmime.h>
+
 #include <errno.h>
 #include <ftw.h>
 #include <glib.h>
@@ -1029,6 +1031,40 @@ TEST(mailboxes_decoded_then_parsed)
     done();
 }
 
+/* message-address.c skips gmime's rendering for plain names and addresses, taking it to be
+ * `name <address>`: gmime must agree for every kind of plain pair, and a pair that is not plain must
+ * keep gmime's own rendering. */
+TEST(mailboxes_plain_pairs_render_as_gmime_renders_them)
+{
+    static const char *const names[] = {"", "Bob", "Jean-Luc Picard", "O'Neil", "Jörg Müller", "日本 語",
+                                        "A B C D", "x1 2y"};
+    static const char *const addrs[] = {"bob@example.com", "first.last+tag@sub.example.co.uk",
+                                        "a_b-c@x-y.example", "X.Y@EXAMPLE.ORG"};
+
+    maildex__message_parse_init();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        for (size_t j = 0; j < sizeof addrs / sizeof addrs[0]; j++) {
+            InternetAddress *ia = internet_address_mailbox_new(names[i], addrs[j]);
+            char *got = internet_address_to_string(ia, NULL, FALSE);
+            char *plain = *names[i] ? g_strdup_printf("%s <%s>", names[i], addrs[j]) : g_strdup(addrs[j]);
+            char *text = talloc_asprintf(test_ctx, "From: %s%s%s%s\nSubject: s\n\nbody\n", names[i],
+                                         *names[i] ? " <" : "", addrs[j], *names[i] ? ">" : "");
+            struct maildex__parsed_message *m = parse(text);
+            ASSERT_STR_EQ(got, plain);
+            ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len),
+                          talloc_asprintf(test_ctx, "%s|%s|;", names[i], addrs[j]));
+            g_free(plain);
+            g_free(got);
+            g_object_unref(ia);
+        }
+    }
+    /* Not plain: a comma, a dot, doubled spaces in a quoted name, an address with a quoted local part. */
+    ASSERT_STR_EQ(mailboxes(parse("From: \"Doe,  J.\" <\"j d\"@example.com>\nSubject: s\n\nb\n")->senders,
+                            parse("From: \"Doe,  J.\" <\"j d\"@example.com>\nSubject: s\n\nb\n")->senders_len),
+                  "Doe,  J.|\"j d\"@example.com|\"Doe,  J.\" <\"j d\"@example.com>;");
+    done();
+}
+
 /* No header, an empty one, or one without an address: empty lists, zero bytes. */
 TEST(mailboxes_absent)
 {
@@ -1154,6 +1190,7 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(parallel_parsing)
     TEST_ENTRY(mailboxes_of_from_and_recipients)
     TEST_ENTRY(mailboxes_decoded_then_parsed)
+    TEST_ENTRY(mailboxes_plain_pairs_render_as_gmime_renders_them)
     TEST_ENTRY(mailboxes_absent)
     TEST_ENTRY(real_corpus)
 )
