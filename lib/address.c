@@ -241,6 +241,21 @@ static bool full_pass(const maildex_addresses_t *it)
     return it->opts.count || it->opts.dedup == MAILDEX_DEDUP_ADDRESS;
 }
 
+/* The matches, each once, in the order they are read. A whole pass reads them in the order their
+ * first files were indexed, whatever the query's order: notmuch reads them in its database's
+ * document order, which is that order but for a message that another one named (References) before
+ * it arrived, whose document was made then. The hash table's order and the name chosen among
+ * equally frequent ones follow from it. */
+static char *stream_sql(maildex_addresses_t *it)
+{
+    const struct maildex__plan *plan = it->q->plan;
+
+    if (!full_pass(it))
+        return talloc_asprintf(it, "%s%s LIMIT ?1 OFFSET ?2", plan->stream, plan->order);
+    return talloc_asprintf(it, "SELECT message FROM files WHERE message IN (%s) GROUP BY message "
+                               "ORDER BY min(id) LIMIT ?1 OFFSET ?2", plan->stream);
+}
+
 maildex_status_t maildex_query_addresses(maildex_query_t *q, const maildex_address_options_t *opts,
                                          maildex_addresses_t **out)
 {
@@ -263,13 +278,7 @@ maildex_status_t maildex_query_addresses(maildex_query_t *q, const maildex_addre
         it->opts.headers |= MAILDEX_ADDRESS_SENDER;
     it->seen = g_hash_table_new_full(strcase_hash, strcase_equal, NULL, group_free);
     it->composed = g_string_new(NULL);
-    /* A whole pass reads oldest first, whatever the query's order: notmuch reads in its database's
-     * document order, which is the order mail was indexed, and so mostly the order it arrived. The
-     * hash table's order and the name chosen among equally frequent ones depend on it. */
-    st = maildex__search_prepare(it, q->db,
-                                 talloc_asprintf(it, "%s%s LIMIT ?1 OFFSET ?2", q->plan->stream,
-                                                 full_pass(it) ? " ORDER BY 1" : q->plan->order),
-                                 q->plan, &it->stream);
+    st = maildex__search_prepare(it, q->db, stream_sql(it), q->plan, &it->stream);
     if (st != MAILDEX_STATUS_OK) {
         talloc_free(it);
         return st;

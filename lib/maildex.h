@@ -364,9 +364,10 @@ typedef struct {
 /* Starts an iteration over the mailboxes of q's matches, read in the query's sort order (offset and
  * limit count messages). Without count and with MAILDEX_DEDUP_NONE or MAILDEX_DEDUP_MAILBOX, each
  * mailbox comes as its message is read. With count or MAILDEX_DEDUP_ADDRESS every match is read at
- * the first call, and the mailboxes come in the order of notmuch's hash table of addresses, which
- * is no sort order (the same as notmuch's for the same reading order); with count and
- * MAILDEX_DEDUP_MAILBOX the pairs of one address follow each other, first seen first. opts may be
+ * the first call, in the order the messages' first files were indexed whatever the sort (nearly
+ * notmuch's document order), and the mailboxes come in the order of notmuch's hash table of
+ * addresses, which is no sort order (the same as notmuch's for the same reading order); with count
+ * and MAILDEX_DEDUP_MAILBOX the pairs of one address follow each other, first seen first. opts may be
  * NULL (the defaults). Returns MAILDEX_STATUS_OK and sets *out; MAILDEX_STATUS_INVALID_ARGUMENT for
  * count with MAILDEX_DEDUP_NONE; or a database status (message on the db). */
 maildex_status_t maildex_query_addresses(maildex_query_t *q, const maildex_address_options_t *opts,

@@ -14,7 +14,7 @@
 #     table, "the order of the results is unspecified" (notmuch-address(1)), so the items are
 #     compared sorted, byte for byte. With --deduplicate=address notmuch prints, of the spellings of
 #     one address, the most frequent; of equally frequent ones the first it read, in its database's
-#     document order, which maildex does not have (it reads oldest first): there the pair printed by
+#     document order, which maildex follows but for "ghost" documents: there the pair printed by
 #     each tool must be one of the most frequent pairs of that address, as notmuch's own
 #     --deduplicate=mailbox --output=count reports them, with the same total.
 #   - Errors: the same exit status, and for --output=count --deduplicate=no the same message.

@@ -165,14 +165,14 @@ TEST(dedup_mailbox_with_counts)
     maildex_db_t *db = store("count", root, sizeof root);
     char *got = list(db, MAILDEX_SORT_NEWEST_FIRST, MAILDEX_ADDRESS_SENDER, MAILDEX_DEDUP_MAILBOX, true);
 
-    /* jane@example.com and JANE@Example.COM are one address of three pairs, read oldest first
-     * whatever the query's order. */
+    /* jane@example.com and JANE@Example.COM are one address of three pairs, read in the order
+     * the files were indexed (0 to 3 here) whatever the query's order. */
     ASSERT_STR_EQ(got, "1 Jane Roe <JANE@Example.COM>; 1 jane@example.com; 2 Jane Roe <jane@example.com>");
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
 /* One line per address, case-insensitively: the most frequent pair with the total; of equally
- * frequent pairs the first read (oldest first, as notmuch's document order mostly is). */
+ * frequent pairs the first read (in the order the files were indexed, notmuch's document order). */
 TEST(dedup_address_most_frequent_pair)
 {
     char root[4200];
