@@ -28,10 +28,11 @@ static void write_file(const char *path, const char *text)
     ASSERT_EQ(fclose(f), 0);
 }
 
-static void write_message(const char *root, size_t i, const char *headers)
+/* Writes message i dated T0 + hours hours. */
+static void write_message(const char *root, size_t i, const char *headers, int hours)
 {
     char path[4400], text[1024];
-    time_t t = T0 + (time_t) i * 3600;
+    time_t t = T0 + (time_t) hours * 3600;
     struct tm tm;
     char date[64];
 
@@ -42,7 +43,10 @@ static void write_message(const char *root, size_t i, const char *headers)
     write_file(path, text);
 }
 
-static maildex_db_t *store(const char *label, char *root, size_t size)
+/* A Maildir of the n messages, written (and so indexed) in order, message i dated i hours after T0,
+ * or n - i hours with reverse_dates. */
+static maildex_db_t *store_of(const char *label, char *root, size_t size, const char *const *messages,
+                              size_t n, bool reverse_dates)
 {
     static const char *const subdirs[] = {"", "/cur", "/new", "/tmp"};
     const char *dir = test_scratch_dir(label);
@@ -58,8 +62,8 @@ static maildex_db_t *store(const char *label, char *root, size_t size)
         snprintf(d, sizeof d, "%s%s", root, subdirs[k]);
         ASSERT_EQ(mkdir(d, 0700), 0);
     }
-    for (size_t i = 0; i < N; i++)
-        write_message(root, i, corpus[i]);
+    for (size_t i = 0; i < n; i++)
+        write_message(root, i, messages[i], reverse_dates ? (int) (n - i) : (int) i);
     if (maildex_db_open(db_path, root, MAILDEX_DB_CREATE, &db, &err) != MAILDEX_STATUS_OK) {
         printf("# %s\n", err ? err : "?");
         free(err);
@@ -96,6 +100,11 @@ static char *list_of(maildex_db_t *db, const char *query, maildex_sort_t sort, u
     result = talloc_strdup(db, out->str);
     g_string_free(out, TRUE);
     return result;
+}
+
+static maildex_db_t *store(const char *label, char *root, size_t size)
+{
+    return store_of(label, root, size, corpus, N, false);
 }
 
 static char *list(maildex_db_t *db, maildex_sort_t sort, unsigned headers, maildex_dedup_t dedup,
@@ -201,6 +210,34 @@ TEST(dedup_address_most_frequent_pair)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
+/* A whole pass reads the messages in the order they were indexed, not by date: notmuch reads them in
+ * its document order. Here the file indexed first (`new` takes a new directory in inode order,
+ * usually the order the files were written) is the newest message, so of the two spellings, equally
+ * frequent, its spelling wins in either sort. */
+TEST(whole_pass_reads_in_indexing_order)
+{
+    static const char *const newest_first[] = {"From: Foo Bar <foo@example.com>\n", "From: foo@example.com\n"};
+    char root[4200];
+    maildex_db_t *db = store_of("indexing-order", root, sizeof root, newest_first, 2, true);
+    sqlite3_stmt *stmt;
+    const char *first;
+
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "SELECT name FROM files ORDER BY id LIMIT 1", -1, &stmt, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+    first = strcmp((const char *) sqlite3_column_text(stmt, 0), "0:2,S") == 0 ? "Foo Bar <foo@example.com>"
+                                                                              : "foo@example.com";
+    sqlite3_finalize(stmt);
+    ASSERT_STR_EQ(list(db, MAILDEX_SORT_OLDEST_FIRST, MAILDEX_ADDRESS_SENDER, MAILDEX_DEDUP_ADDRESS, true),
+                  talloc_asprintf(db, "2 %s", first));
+    ASSERT_STR_EQ(list(db, MAILDEX_SORT_NEWEST_FIRST, MAILDEX_ADDRESS_SENDER, MAILDEX_DEDUP_ADDRESS, false),
+                  first);
+    /* Read as they come, the sort decides. */
+    ASSERT_STR_EQ(list(db, MAILDEX_SORT_OLDEST_FIRST, MAILDEX_ADDRESS_SENDER, MAILDEX_DEDUP_MAILBOX, false),
+                  "foo@example.com; Foo Bar <foo@example.com>");
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
 TEST(count_needs_dedup)
 {
     char root[4200];
@@ -246,5 +283,6 @@ TEST_MAIN(TEST_ENTRY(every_mailbox_in_the_query_order)
           TEST_ENTRY(dedup_mailbox_keeps_each_pair_once)
           TEST_ENTRY(dedup_mailbox_with_counts)
           TEST_ENTRY(dedup_address_most_frequent_pair)
+          TEST_ENTRY(whole_pass_reads_in_indexing_order)
           TEST_ENTRY(count_needs_dedup)
           TEST_ENTRY(rows_not_files))
