@@ -150,30 +150,29 @@ cat > EXPECTED <<'EOF'
 EOF
 test_expect_equal_file EXPECTED OUTPUT
 
-test_begin_subtest "--output=count --deduplicate=address, json: every spelling counted"
-maildex address --output=count --format=json --deduplicate=address --output=recipients '*' |
-    sorted_items > OUTPUT
+test_begin_subtest "--output=count --deduplicate=address, json"
+maildex address --output=count --format=json --deduplicate=address --output=recipients \
+    'path:odd/** or path:lists/**' | sorted_items > OUTPUT
 cat > EXPECTED <<'EOF'
+{"name": "", "address": "bob@example.com", "name-addr": "bob@example.com", "count": 1}
 {"name": "", "address": "dev@lists.example.org", "name-addr": "dev@lists.example.org", "count": 3}
-{"name": "", "address": "user@example.org", "name-addr": "user@example.org", "count": 2}
-{"name": "Alice Example", "address": "alice@example.org", "name-addr": "Alice Example <alice@example.org>", "count": 2}
 {"name": "Ann", "address": "ann@example.com", "name-addr": "Ann <ann@example.com>", "count": 1}
 {"name": "Back\\slash", "address": "bs@example.com", "name-addr": "Back\\\\slash <bs@example.com>", "count": 1}
-{"name": "Bob", "address": "bob@example.com", "name-addr": "Bob <bob@example.com>", "count": 4}
-{"name": "Carol, C.", "address": "carol@example.net", "name-addr": "\"Carol, C.\" <carol@example.net>", "count": 1}
 {"name": "Dave Developer", "address": "dave@example.com", "name-addr": "Dave Developer <dave@example.com>", "count": 1}
 {"name": "Dr. Who", "address": "who@example.com", "name-addr": "\"Dr. Who\" <who@example.com>", "count": 1}
 {"name": "Erin", "address": "erin@example.net", "name-addr": "Erin <erin@example.net>", "count": 1}
 {"name": "Quote \"Q\" Person", "address": "q@example.com", "name-addr": "Quote \"Q\" Person <q@example.com>", "count": 1}
 {"name": "Roe, Jane (Work)", "address": "jane@example.com", "name-addr": "\"Roe, Jane (Work)\" <jane@example.com>", "count": 1}
-{"name": "Test User", "address": "user@work.example.com", "name-addr": "Test User <user@work.example.com>", "count": 1}
 EOF
 test_expect_equal_file EXPECTED OUTPUT
 
-test_begin_subtest "--deduplicate=address folds the case of addresses; count with address, text"
-maildex address --output=sender --output=count --output=address --deduplicate=address \
-    --exclude=false 'path:odd/**' | sort > OUTPUT
-printf '1\tjohn@example.com\n2\tJANE@Example.COM\n' > EXPECTED
+# Two spellings of one address, equally frequent, in one message (From before To): the first read.
+test_begin_subtest "--deduplicate=address folds the case of addresses and counts every spelling"
+maildex address --output=sender --output=recipients --output=count --output=address \
+    --deduplicate=address 'path:odd/**' | sort > OUTPUT
+printf '1\t%s\n' ann@example.com bob@example.com bs@example.com john@example.com q@example.com \
+    who@example.com > EXPECTED
+printf '2\tJANE@Example.COM\n' >> EXPECTED
 test_expect_equal_file EXPECTED OUTPUT
 
 test_begin_subtest "excluded messages are left out unless --exclude=false"
