@@ -87,6 +87,7 @@ command_fn cmd_reindex;
 command_fn cmd_config;
 command_fn cmd_setup;
 command_fn cmd_search;
+command_fn cmd_address;
 command_fn cmd_count;
 command_fn cmd_tag;
 command_fn cmd_dump;

@@ -22,6 +22,12 @@ const struct command cli_commands[] = {
      "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
      "[--duplicate=N] QUERY...",
      "Search for messages matching a query"},
+    {"address", cmd_address, CMD_DB_READ | CMD_QUERY,
+     "[--output=sender|recipients|count|address]... [--deduplicate=no|mailbox|address] "
+     "[--format=text|text0|json|sexp] [--sort=newest-first|oldest-first] [--exclude=true|false] "
+     "[--query=infix|sexp] "
+     "QUERY...",
+     "Print the senders or recipients of the messages matching a query"},
     {"count", cmd_count, CMD_DB_READ | CMD_QUERY,
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[--query=infix|sexp] [QUERY...]",

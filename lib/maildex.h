@@ -400,6 +400,83 @@ maildex_status_t maildex_query_count_files(maildex_query_t *q, uint64_t *count);
  * use, excluded messages' included. Returns MAILDEX_STATUS_OK or a database status. */
 maildex_status_t maildex_query_tags(maildex_query_t *q, const char *const **out);
 
+/* ---- addresses -------------------------------------------------------------------------------------- */
+
+/* notmuch's `address`: the mailboxes (display name and address) of the From header, or of the To, Cc
+ * and Bcc headers, of a query's matches, read as notmuch 0.37 reads them: each header RFC 2047
+ * decoded, then parsed as an address list, the members of a group in its place. They come from the
+ * index, not from the mail files.
+ *
+ * Usage (each correspondent once, as notmuch.el's completion asks; make check compiles and runs it):
+ *     maildex_address_options_t opts = MAILDEX_ADDRESS_OPTIONS_INIT;
+ *     maildex_query_t *q;
+ *     maildex_addresses_t *it;
+ *     const maildex_mailbox_t *mb;
+ *     opts.headers = MAILDEX_ADDRESS_SENDER | MAILDEX_ADDRESS_RECIPIENTS;
+ *     opts.dedup = MAILDEX_DEDUP_ADDRESS;
+ *     if (maildex_query_create(db, "*", NULL, &q) != MAILDEX_STATUS_OK)
+ *         return 1;
+ *     if (maildex_query_addresses(q, &opts, &it) == MAILDEX_STATUS_OK)
+ *         while (maildex_addresses_next(it, &mb) == MAILDEX_STATUS_OK && mb)
+ *             puts(maildex_mailbox_name_addr(mb));
+ *     maildex_query_destroy(q);
+ * The iterator and its mailboxes are talloc children of the query. */
+typedef struct maildex_addresses maildex_addresses_t;
+typedef struct maildex_mailbox maildex_mailbox_t;
+
+enum {
+    MAILDEX_ADDRESS_SENDER = 1 << 0,     /* the From header */
+    MAILDEX_ADDRESS_RECIPIENTS = 1 << 1, /* the To, Cc and Bcc headers, in that order */
+};
+
+typedef enum {
+    MAILDEX_DEDUP_NONE = 0, /* every mailbox as often as it occurs */
+    MAILDEX_DEDUP_MAILBOX,  /* each (name, address) pair once, both compared bytewise */
+    MAILDEX_DEDUP_ADDRESS,  /* each address once, compared ASCII case-insensitively, with the name
+                               and spelling of its most frequent pair (the first seen of equals) */
+} maildex_dedup_t;
+
+typedef struct {
+    unsigned headers;      /* MAILDEX_ADDRESS_SENDER and/or MAILDEX_ADDRESS_RECIPIENTS; 0: SENDER */
+    maildex_dedup_t dedup;
+    bool count;            /* count the occurrences of each mailbox (needs dedup) */
+} maildex_address_options_t;
+
+/* The defaults, notmuch's: senders, each (name, address) pair once, no counts. */
+#define MAILDEX_ADDRESS_OPTIONS_INIT \
+    { .headers = MAILDEX_ADDRESS_SENDER, .dedup = MAILDEX_DEDUP_MAILBOX, .count = false }
+
+/* Starts an iteration over the mailboxes of q's matches, read in the query's sort order (offset and
+ * limit count messages). Without count and with MAILDEX_DEDUP_NONE or MAILDEX_DEDUP_MAILBOX, each
+ * mailbox comes as its message is read. With count or MAILDEX_DEDUP_ADDRESS every match is read at
+ * the first call, in the order the messages' first files were indexed whatever the sort (nearly
+ * notmuch's document order), and the mailboxes come in the order of notmuch's hash table of
+ * addresses, which is no sort order (the same as notmuch's for the same reading order); with count
+ * and MAILDEX_DEDUP_MAILBOX the pairs of one address follow each other, first seen first. opts may be
+ * NULL (the defaults). Returns MAILDEX_STATUS_OK and sets *out; MAILDEX_STATUS_INVALID_ARGUMENT for
+ * count with MAILDEX_DEDUP_NONE; or a database status (message on the db). */
+maildex_status_t maildex_query_addresses(maildex_query_t *q, const maildex_address_options_t *opts,
+                                         maildex_addresses_t **out);
+
+/* Sets *out to the next mailbox, or to NULL at the end. With MAILDEX_DEDUP_NONE the mailbox is valid
+ * until the next call; otherwise until the iterator goes. A message indexed by a maildex older than
+ * the stored addresses has its first file parsed instead (MAILDEX_STATUS_IO_ERROR if the parser
+ * cannot be loaded). Returns MAILDEX_STATUS_OK, or a status with *out NULL. */
+maildex_status_t maildex_addresses_next(maildex_addresses_t *it, const maildex_mailbox_t **out);
+
+/* Frees the iterator early. Accepts NULL. */
+void maildex_addresses_destroy(maildex_addresses_t *it);
+
+/* A mailbox: the display name ("" when there is none), the address, and notmuch's name-addr: the
+ * two as an RFC 5322 mailbox with the name quoted when it needs to be ("Doe, John" <j@d>), or the
+ * address alone for an empty name. count: its occurrences in the matches (with
+ * MAILDEX_DEDUP_ADDRESS, those of every name and spelling of the address) when the options asked
+ * for count or MAILDEX_DEDUP_ADDRESS; otherwise 1. Strings are owned by the mailbox. */
+const char *maildex_mailbox_name(const maildex_mailbox_t *mb);
+const char *maildex_mailbox_address(const maildex_mailbox_t *mb);
+const char *maildex_mailbox_name_addr(const maildex_mailbox_t *mb);
+int64_t maildex_mailbox_count(const maildex_mailbox_t *mb);
+
 /* ---- tagging ---------------------------------------------------------------------------------------- */
 
 /* One tag change: add tag (add true) or remove it. */

@@ -8,6 +8,7 @@
  * held by a talloc destructor so any exit path releases it. This file must keep no mutable static
  * state besides gmime's one-time initialisation (it runs on several threads at once) and must stay
  * linear in the input: no step may rescan what it has already produced. */
+#include "message-address.h"
 #include "message-body.h"
 #include "message-id.h"
 
@@ -252,6 +253,16 @@ static char *header_or_empty(void *ctx, GMimeObject *obj, const char *name)
     return value ? value : talloc_strdup(ctx, "");
 }
 
+/* notmuch's address reads From for senders, and To, Cc, Bcc for recipients. */
+static bool set_mailboxes(struct maildex__parsed_message *msg)
+{
+    const char *senders[] = {msg->from, NULL};
+    const char *recipients[] = {msg->to, msg->cc, msg->bcc, NULL};
+
+    return maildex__mailboxes_encode(msg, senders, &msg->senders, &msg->senders_len) &&
+           maildex__mailboxes_encode(msg, recipients, &msg->recipients, &msg->recipients_len);
+}
+
 static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 {
     msg->from = header_or_empty(msg, obj, "From");
@@ -266,7 +277,7 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
     msg->is_mail = !empty(msg->from) || !empty(msg->subject) || !empty(msg->to);
     msg->from_name = msg->from ? author_of(msg, msg->from) : NULL;
     return msg->from && msg->to && msg->cc && msg->bcc && msg->reply_to && msg->subject &&
-           msg->from_name;
+           msg->from_name && set_mailboxes(msg);
 }
 
 /* Fills every field of msg; false only when out of memory. */

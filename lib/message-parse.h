@@ -45,6 +45,10 @@ struct maildex__parsed_message {
     bool is_encrypted;      /* a multipart/encrypted or S/MIME enveloped part ("encrypted") */
     bool is_mail;           /* at least one of From, Subject, To is non-empty (notmuch's rule) */
     char *list_id;          /* List-Id header, or NULL */
+    /* For `address` (issue 11): the mailboxes of From, and of To, Cc and Bcc in that order, in the
+     * stored form of message-address.h (not NUL-separated text: use the lengths). */
+    char *senders, *recipients;
+    size_t senders_len, recipients_len;
 };
 
 enum {

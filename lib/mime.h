@@ -16,7 +16,7 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 1
+#define MAILDEX__MIME_ABI 2 /* 2: the parsed message's senders and recipients (address) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -37,6 +37,13 @@ struct maildex__mime_ops {
         .message_size = sizeof(struct maildex__parsed_message), .init = maildex__message_parse_init, \
         .parse_file = maildex__message_parse_file, .parse_buffer = maildex__message_parse_buffer,  \
     }
+
+/* Parses, under ctx, the first of message key's files (in the order they were found) that reads as
+ * mail, as `reindex` and `address` (for a message stored without its addresses) read a message;
+ * *out is NULL when none does. Returns MAILDEX_STATUS_OK or a database status. (reindex.c) */
+maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
+                                           void *ctx, int64_t key,
+                                           struct maildex__parsed_message **out);
 
 /* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever
  * thread asks first). Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_IO_ERROR with the reason recorded on

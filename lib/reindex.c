@@ -37,8 +37,8 @@ static bool is_gone(const char *path)
     return stat(path, &sb) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
-/* Parses the first of the message's files that still reads as mail, and lists the files that are
- * gone (every file is looked at, so that all of them are found). */
+/* Parses the first of the message's files that still reads as mail, and, when gone is not NULL, lists
+ * the files that are gone (then every file is looked at, so that all of them are found). */
 static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
                                        void *ctx, int64_t key, struct maildex__parsed_message **out,
                                        GArray *gone)
@@ -51,7 +51,8 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, key);
-    while ((st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 && row) {
+    while ((*out == NULL || gone) && (st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 &&
+           row) {
         char *path = maildex__path_join(ctx, db->mail_root, (const char *) sqlite3_column_text(stmt, 0),
                                         (const char *) sqlite3_column_text(stmt, 1));
         int64_t file_id = sqlite3_column_int64(stmt, 2);
@@ -62,11 +63,18 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
         }
         if (*out == NULL && mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
-        else if (m == NULL && is_gone(path))
+        else if (m == NULL && gone && is_gone(path))
             g_array_append_val(gone, file_id);
     }
     sqlite3_reset(stmt);
     return st;
+}
+
+maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
+                                           void *ctx, int64_t key,
+                                           struct maildex__parsed_message **out)
+{
+    return parse_any_file(db, mime, ctx, key, out, NULL);
 }
 
 /* Drops the files that are gone; *removed is set when they were all the message had. */

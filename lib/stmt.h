@@ -74,6 +74,8 @@
                                "AND key >= 'index.' AND key < 'index/'")                      \
     /* query-fields.c */                                                                      \
     X(PROPERTY_COUNT, "SELECT messages FROM property_counts WHERE key = ?1 AND value = ?2")    \
+    X(ADDRESSES_INSERT, "INSERT INTO addresses(id, sender, recipients) VALUES (?1, ?2, ?3)")  \
+    X(ADDRESSES_DELETE, "DELETE FROM addresses WHERE id = ?1")                                \
     X(FILE_INSERT, "INSERT INTO files(directory, name, message, folder, flags, size) "        \
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                                         \
     X(FILE_DELETE, "DELETE FROM files WHERE id = ?1 RETURNING message")                       \
@@ -92,6 +94,8 @@
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
+    /* address.c */                                                                           \
+    X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
     /* scan.c */                                                                              \
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
     X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \

@@ -217,6 +217,24 @@ static void bind_headers(sqlite3_stmt *stmt, int first, const struct maildex__pa
     sqlite3_bind_int64(stmt, first + 4, revision);
 }
 
+/* The mailboxes `address` prints, kept with the message (sql/0004-addresses.sql). */
+static maildex_status_t insert_addresses(maildex_db_t *db, int64_t key,
+                                         const struct maildex__parsed_message *m)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_ADDRESSES_INSERT, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    /* An empty blob, never NULL, for a message with no mailboxes: the row says "stored". */
+    sqlite3_bind_blob(stmt, 2, m->senders ? m->senders : "", m->senders ? (int) m->senders_len : 0,
+                      SQLITE_STATIC);
+    sqlite3_bind_blob(stmt, 3, m->recipients ? m->recipients : "",
+                      m->recipients ? (int) m->recipients_len : 0, SQLITE_STATIC);
+    return maildex__step_done(db, stmt, "cannot store a message's addresses");
+}
+
 static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__parsed_message *m,
                                        const struct maildex__store_text *text, int64_t *key)
 {
@@ -239,7 +257,9 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     st = maildex__step_done(db, stmt, "cannot insert a message");
     if (st == MAILDEX_STATUS_OK)
         db->message_delta++;
-    return st ? st : insert_text(db, *key, m, text);
+    if (st == MAILDEX_STATUS_OK)
+        st = insert_text(db, *key, m, text);
+    return st ? st : insert_addresses(db, *key, m);
 }
 
 static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
@@ -382,6 +402,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK && date != m->date) {
         st = maildex__store_allocate_key(db, m->date, new_key);
         if (st == MAILDEX_STATUS_OK)
@@ -391,6 +413,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
         st = update_message(db, *new_key, m);
     if (st == MAILDEX_STATUS_OK)
         st = insert_text(db, *new_key, m, NULL);
+    if (st == MAILDEX_STATUS_OK)
+        st = insert_addresses(db, *new_key, m);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__thread_relink(db, thread, m->references);
     if (st == MAILDEX_STATUS_OK)
@@ -414,6 +438,8 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
 
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_untag_all(db, key);
     if (st == MAILDEX_STATUS_OK)

@@ -55,10 +55,10 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
 maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
                                           const struct maildex__file_ref *to, bool sync_flags);
 
-/* Re-indexes a stored message from a fresh parse of one of its files: text, subject, author, date
- * (a new date moves the message to a new key, with its files, tags and properties), parent, thread
- * links and the "attachment" tag; every other tag stays, and every property but the "index.*" ones
- * (notmuch's rule). *new_key is the message's key afterwards. */
+/* Re-indexes a stored message from a fresh parse of one of its files: text, addresses, subject,
+ * author, date (a new date moves the message to a new key, with its files, tags and properties),
+ * parent, thread links and the "attachment" tag; every other tag stays, and every property but the
+ * "index.*" ones (notmuch's rule). *new_key is the message's key afterwards. */
 maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
                                         const struct maildex__parsed_message *m, int64_t *new_key);
 

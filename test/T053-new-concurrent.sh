@@ -107,8 +107,8 @@ test_expect_equal "$rc $tag_failures|$(cat "$TMP_DIRECTORY/tag-err")" "0 0|"
 test_begin_subtest "... and the store is consistent (no tag of a message that is not there)"
 test_expect_equal "$(maildex_store_check)" "ok"
 
-# Readers during a first index: every count and search succeeds and the count never goes down
-# (each reads a committed snapshot; none waits for the writer).
+# Readers during a first index: every count, search and address succeeds and the count never goes
+# down (each reads a committed snapshot; none waits for the writer).
 rm -rf "$MAIL_DIR/.maildex"
 maildex new > /dev/null 2>&1 &
 indexer=$!
@@ -120,7 +120,11 @@ while kill -0 $indexer 2>/dev/null; do
     last=${n:-$last}
     maildex search --output=threads --limit=50 tag:inbox > /dev/null 2>> "$TMP_DIRECTORY/read-err" ||
         read_failures=$((read_failures + 1))
-    reads=$((reads + 2))
+    # notmuch.el's address completion, which reads every match
+    maildex address --format=sexp --format-version=5 --output=sender --output=recipients \
+        --deduplicate=address '*' > /dev/null 2>> "$TMP_DIRECTORY/read-err" ||
+        read_failures=$((read_failures + 1))
+    reads=$((reads + 3))
 done
 wait $indexer
 rc=$?

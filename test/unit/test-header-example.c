@@ -12,8 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The example, as the header writes it (made by make). */
-int header_example(maildex_db_t *db);
+/* The examples, as the header writes them (made by make), in the header's order. */
+int header_example_1(maildex_db_t *db);
+int header_example_2(maildex_db_t *db);
 
 #define MESSAGES 80
 #define T0 1704103200 /* 2024-01-01 10:00 UTC; message i is i hours later */
@@ -73,8 +74,8 @@ static maildex_db_t *small_store(const char *dir)
     return db;
 }
 
-/* Runs the example with its standard output in file path; returns what the example returned. */
-static int run_example(maildex_db_t *db, const char *path)
+/* Runs an example with its standard output in file path; returns what the example returned. */
+static int run_example(int (*example)(maildex_db_t *), maildex_db_t *db, const char *path)
 {
     int saved, fd, ret;
 
@@ -84,7 +85,7 @@ static int run_example(maildex_db_t *db, const char *path)
     ASSERT(saved >= 0 && fd >= 0);
     dup2(fd, STDOUT_FILENO);
     close(fd);
-    ret = header_example(db);
+    ret = example(db);
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
@@ -100,7 +101,7 @@ TEST(header_example_prints_the_newest_50_unread)
     FILE *f;
 
     snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT_EQ(run_example(db, out), 0);
+    ASSERT_EQ(run_example(header_example_1, db, out), 0);
     f = fopen(out, "r");
     ASSERT(f != NULL);
     while (fgets(line, sizeof line, f)) {
@@ -117,4 +118,30 @@ TEST(header_example_prints_the_newest_50_unread)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
-TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread))
+/* Every message is from Alice to Bob: each address once, in the table's order. */
+TEST(header_example_prints_each_correspondent_once)
+{
+    const char *dir = test_scratch_dir("example-addresses");
+    char out[4200], line[256];
+    maildex_db_t *db = small_store(dir);
+    bool alice = false, bob = false;
+    int printed = 0;
+    FILE *f;
+
+    snprintf(out, sizeof out, "%s/out", dir);
+    ASSERT_EQ(run_example(header_example_2, db, out), 0);
+    f = fopen(out, "r");
+    ASSERT(f != NULL);
+    while (fgets(line, sizeof line, f)) {
+        alice |= strcmp(line, "Alice <alice@example.org>\n") == 0;
+        bob |= strcmp(line, "Bob <bob@example.org>\n") == 0;
+        printed++;
+    }
+    fclose(f);
+    ASSERT(alice && bob);
+    ASSERT_EQ(printed, 2);
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread)
+          TEST_ENTRY(header_example_prints_each_correspondent_once))

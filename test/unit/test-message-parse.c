@@ -9,6 +9,8 @@
 #include "../../lib/html-text.h"
 #include "../../lib/message-parse.h"
 
+#include <gmime/gmime.h>
+
 #include <errno.h>
 #include <ftw.h>
 #include <glib.h>
@@ -974,6 +976,107 @@ static int parse_corpus_file(const char *path, const struct stat *sb, int type, 
     return 0;
 }
 
+/* ---- mailboxes for `address` ---------------------------------------------------------------------- */
+
+/* A stored mailbox list (message-address.h) as "name|address|name-addr;" per mailbox. */
+static char *mailboxes(const char *data, size_t len)
+{
+    char *out = talloc_strdup(test_ctx, "");
+    size_t n = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] == '\0')
+            out = talloc_asprintf_append(out, "%c", ++n % 3 == 0 ? ';' : '|');
+        else
+            out = talloc_asprintf_append(out, "%c", data[i]);
+    }
+    ASSERT_EQ(n % 3, 0);
+    return out;
+}
+
+TEST(mailboxes_of_from_and_recipients)
+{
+    struct maildex__parsed_message *m = parse(
+        "From: =?ISO-8859-1?Q?Fran=E7ois_Lef=E8vre?= <francois@example.net>\n"
+        "To: Bob <bob@example.com>, \"Carol, C.\" <carol@example.net>\n"
+        "Cc: team: Ann <ann@example.com>, dan@example.com;\n"
+        "Bcc: undisclosed-recipients:;, Dr. Who <who@example.com>\n"
+        "Subject: s\n\nbody\n");
+
+    /* Names decoded; a name with a special character keeps gmime's quoted rendering; group members
+     * in place of their group, an empty group nothing; To, Cc, Bcc one after the other. */
+    ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len), "François Lefèvre|francois@example.net|;");
+    ASSERT_STR_EQ(mailboxes(m->recipients, m->recipients_len),
+                  "Bob|bob@example.com|;"
+                  "Carol, C.|carol@example.net|\"Carol, C.\" <carol@example.net>;"
+                  "Ann|ann@example.com|;"
+                  "|dan@example.com|;"
+                  "Dr. Who|who@example.com|\"Dr. Who\" <who@example.com>;");
+    done();
+}
+
+/* The header is decoded before it is parsed, as notmuch does, and gmime's rendering keeps its own
+ * rules for quotes and backslashes (a backslash doubled, a quote left alone). */
+TEST(mailboxes_decoded_then_parsed)
+{
+    struct maildex__parsed_message *m = parse(
+        "From: =?utf-8?q?Doe=2C_John?= <john@example.com>\n"
+        "To: \"Back\\\\slash\" <bs@example.com>, \"Quote \\\"Q\\\" Person\" <q@example.com>\n"
+        "Subject: s\n\nbody\n");
+
+    ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len),
+                  "Doe, John|john@example.com|\"Doe, John\" <john@example.com>;");
+    ASSERT_STR_EQ(mailboxes(m->recipients, m->recipients_len),
+                  "Back\\slash|bs@example.com|Back\\\\slash <bs@example.com>;"
+                  "Quote \"Q\" Person|q@example.com|;");
+    done();
+}
+
+/* message-address.c skips gmime's rendering for plain names and addresses, taking it to be
+ * `name <address>`: gmime must agree for every kind of plain pair, and a pair that is not plain must
+ * keep gmime's own rendering. */
+TEST(mailboxes_plain_pairs_render_as_gmime_renders_them)
+{
+    static const char *const names[] = {"", "Bob", "Jean-Luc Picard", "O'Neil", "Jörg Müller", "日本 語",
+                                        "A B C D", "x1 2y"};
+    static const char *const addrs[] = {"bob@example.com", "first.last+tag@sub.example.co.uk",
+                                        "a_b-c@x-y.example", "X.Y@EXAMPLE.ORG"};
+
+    maildex__message_parse_init();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        for (size_t j = 0; j < sizeof addrs / sizeof addrs[0]; j++) {
+            InternetAddress *ia = internet_address_mailbox_new(names[i], addrs[j]);
+            char *got = internet_address_to_string(ia, NULL, FALSE);
+            char *plain = *names[i] ? g_strdup_printf("%s <%s>", names[i], addrs[j]) : g_strdup(addrs[j]);
+            char *text = talloc_asprintf(test_ctx, "From: %s%s%s%s\nSubject: s\n\nbody\n", names[i],
+                                         *names[i] ? " <" : "", addrs[j], *names[i] ? ">" : "");
+            struct maildex__parsed_message *m = parse(text);
+            ASSERT_STR_EQ(got, plain);
+            ASSERT_STR_EQ(mailboxes(m->senders, m->senders_len),
+                          talloc_asprintf(test_ctx, "%s|%s|;", names[i], addrs[j]));
+            g_free(plain);
+            g_free(got);
+            g_object_unref(ia);
+        }
+    }
+    /* Not plain: a comma, a dot, doubled spaces in a quoted name, an address with a quoted local part. */
+    ASSERT_STR_EQ(mailboxes(parse("From: \"Doe,  J.\" <\"j d\"@example.com>\nSubject: s\n\nb\n")->senders,
+                            parse("From: \"Doe,  J.\" <\"j d\"@example.com>\nSubject: s\n\nb\n")->senders_len),
+                  "Doe,  J.|\"j d\"@example.com|\"Doe,  J.\" <\"j d\"@example.com>;");
+    done();
+}
+
+/* No header, an empty one, or one without an address: empty lists, zero bytes. */
+TEST(mailboxes_absent)
+{
+    struct maildex__parsed_message *m = parse("Subject: no addresses\nTo:\n\nbody\n");
+
+    ASSERT_EQ(m->senders_len, 0);
+    ASSERT_EQ(m->recipients_len, 0);
+    ASSERT(m->senders != NULL && m->recipients != NULL);
+    done();
+}
+
 TEST(real_corpus)
 {
     char *root = g_strdup_printf("%s/test/corpora/real", test_srcdir);
@@ -1086,5 +1189,9 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(nesting_200_levels_fast)
     TEST_ENTRY(huge_header_line_fast)
     TEST_ENTRY(parallel_parsing)
+    TEST_ENTRY(mailboxes_of_from_and_recipients)
+    TEST_ENTRY(mailboxes_decoded_then_parsed)
+    TEST_ENTRY(mailboxes_plain_pairs_render_as_gmime_renders_them)
+    TEST_ENTRY(mailboxes_absent)
     TEST_ENTRY(real_corpus)
 )
