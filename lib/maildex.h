@@ -328,11 +328,15 @@ enum {
     MAILDEX_TAG_SYNC_FLAGS = 1 << 1, /* rename Maildir files to match the tags (maildir.synchronize_flags) */
 };
 
-/* Checks one tag change before anything is changed (notmuch's rule, and the one maildex_query_tag
- * applies): a tag to add must be neither empty nor start with '-'; any tag may be removed; tag must
- * not be NULL. Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_INVALID_ARGUMENT. If why is not NULL, *why
- * is set to a static, lower-case reason in notmuch's words ("empty tag forbidden", "tag starting with
- * '-' forbidden", "tag is NULL"), or NULL when the change is allowed. */
+/* The longest tag, in bytes (notmuch's NOTMUCH_TAG_MAX). */
+#define MAILDEX_TAG_MAX 200
+
+/* Checks one tag change as notmuch's command line checks what a user typed, before anything is
+ * changed (its illegal_tag): a tag to add must be neither empty nor start with '-'; any tag may be
+ * removed; tag must not be NULL. Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_INVALID_ARGUMENT. If why
+ * is not NULL, *why is set to a static, lower-case reason in notmuch's words ("empty tag forbidden",
+ * "tag starting with '-' forbidden", "tag is NULL"), or NULL when the change is allowed. A batch line's
+ * tags are checked before they are hex-decoded, so "+%2dx" adds the tag "-x", as in notmuch. */
 maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
 
 /* notmuch's `tag`: applies ops, in order, to every message q matches (create q with
@@ -340,11 +344,15 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
  * change gets a new revision (lastmod); with MAILDEX_TAG_SYNC_FLAGS, each of its files in a Maildir's
  * cur/ or new/ is renamed to the flags of its draft, flagged, passed, replied and unread tags (D, F, P,
  * R, S when not unread; other flags kept, ASCII order), and a file in new/ whose name changes moves
- * to cur/. Messages are changed in batches of transactions; a file that cannot be renamed keeps its
- * name (the next `new` reconciles names and tags). An op that maildex_tag_check refuses is
- * MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be NULL) to the number of
- * messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT, READ_ONLY or a database
- * error; the message is on the database handle. */
+ * to cur/. All the tag changes are one transaction, however many messages match: they are all made
+ * or none is. The files are renamed just before it commits; a file that cannot be renamed keeps
+ * its name (the next `new` reconciles names and tags). The library applies notmuch's
+ * library rules, not maildex_tag_check's: a tag may be empty or start with '-' (a front end checks
+ * what its user typed), but a NULL tag, or one longer than MAILDEX_TAG_MAX bytes to add to a message
+ * the query matches, is MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be
+ * NULL) to the number of messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT,
+ * READ_ONLY, DATABASE_BUSY (another writer held the database past the wait) or a database error;
+ * the message is on the database handle. */
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed);
 

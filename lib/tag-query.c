@@ -1,12 +1,14 @@
-/* maildex_query_tag(): notmuch's `tag`. The matches are collected first (changing message_tags while
- * streaming an index of it would disturb the stream), then each message's final tag set is computed
+/* maildex_query_tag(): notmuch's `tag`, one transaction per call. The matches are collected first
+ * (changing message_tags while streaming an index of it would disturb the stream), inside the
+ * transaction, then each message's final tag set is computed
  * from its current one and the ops, and only the difference is written: a message whose tags do not
  * change is not touched (notmuch gets the same by narrowing the query to messages an op changes).
  * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
  * the files are renamed before the transaction that records their names commits; a crash between
  * leaves names the database does not know, which the next `new` matches as renames (same unique
  * part and size) and syncs back into the flag tags.
- * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well. */
+ * maildex_tag_check(), the command line's rule for which tags may be added, is here too; the
+ * library itself applies notmuch's library rules (no NULL tag, none longer than MAILDEX_TAG_MAX). */
 #include "maildex-private.h"
 
 #include "maildir.h"
@@ -17,8 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define BATCH 2000 /* messages per transaction: bounds the dirty pages a big change keeps in memory */
 
 static bool has(GPtrArray *names, const char *tag)
 {
@@ -191,56 +191,6 @@ static maildex_status_t tag_message(maildex_db_t *db, int64_t key, const maildex
     return st;
 }
 
-/* The database's revision, which every write transaction that changes messages or tags bumps. */
-static maildex_status_t read_revision(maildex_db_t *db, int64_t *revision)
-{
-    uint64_t r = 0;
-    maildex_status_t st = maildex_db_revision(db, NULL, &r);
-
-    *revision = (int64_t) r;
-    return st;
-}
-
-/* Between two batches another writer may have written (`new` removing or re-keying a message):
- * commits, begins again, and if the revision moved meanwhile, reads the matches again in the new
- * transaction, less the ones already done. Tag changes are idempotent, so a message matched again
- * would only cost time. keys[*next..] is what is left to do. */
-static maildex_status_t next_batch(maildex_query_t *q, GArray *keys, guint *next)
-{
-    maildex_db_t *db = maildex__query_db(q);
-    int64_t ours, now;
-    maildex_status_t st = maildex__commit(db);
-    GHashTable *done;
-    GArray *fresh;
-    guint kept = 0;
-
-    if (st == MAILDEX_STATUS_OK)
-        st = read_revision(db, &ours);
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__begin(db);
-    if (st == MAILDEX_STATUS_OK)
-        st = read_revision(db, &now);
-    if (st != MAILDEX_STATUS_OK || now == ours)
-        return st;
-    /* The done keys are hashed where they lie in keys, so the new ones go to fresh first. */
-    done = g_hash_table_new(g_int64_hash, g_int64_equal);
-    for (guint i = 0; i < *next; i++)
-        g_hash_table_add(done, &g_array_index(keys, int64_t, i));
-    fresh = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    st = maildex__query_keys(q, fresh);
-    for (guint i = 0; i < fresh->len; i++) {
-        int64_t key = g_array_index(fresh, int64_t, i);
-        if (!g_hash_table_contains(done, &key))
-            g_array_index(fresh, int64_t, kept++) = key;
-    }
-    g_array_set_size(fresh, kept);
-    g_hash_table_destroy(done);
-    g_array_set_size(keys, *next);
-    g_array_append_vals(keys, fresh->data, fresh->len);
-    g_array_free(fresh, TRUE);
-    return st;
-}
-
 maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why)
 {
     const char *bad = NULL;
@@ -256,37 +206,49 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why)
     return bad ? MAILDEX_STATUS_INVALID_ARGUMENT : MAILDEX_STATUS_OK;
 }
 
+/* notmuch's library refuses a tag longer than NOTMUCH_TAG_MAX when it adds it to a message (and,
+ * after removing every tag, when it removes one): a change that can reach no message is no error. */
+static maildex_status_t check_lengths(maildex_db_t *db, const maildex_tag_op_t *ops, size_t nops,
+                                      unsigned flags)
+{
+    for (size_t i = 0; i < nops; i++)
+        if ((ops[i].add || (flags & MAILDEX_TAG_REMOVE_ALL)) && strlen(ops[i].tag) > MAILDEX_TAG_MAX)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                                  "cannot %s tag '%s': tag value is too long (exceeds %d bytes)",
+                                  ops[i].add ? "add" : "remove", ops[i].tag, MAILDEX_TAG_MAX);
+    return MAILDEX_STATUS_OK;
+}
+
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed)
 {
     maildex_db_t *db = maildex__query_db(q);
     GArray *keys;
     maildex_status_t st;
-    const char *why;
     uint64_t n = 0;
 
     if (changed)
         *changed = 0;
     for (size_t i = 0; i < nops; i++)
-        if (maildex_tag_check(ops[i].tag, ops[i].add, &why) != MAILDEX_STATUS_OK)
-            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot %s tag '%s': %s",
-                                  ops[i].add ? "add" : "remove", ops[i].tag ? ops[i].tag : "(null)", why);
+        if (ops[i].tag == NULL)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot %s a NULL tag",
+                                  ops[i].add ? "add" : "remove");
     if (db->mode == MAILDEX_DB_READ_ONLY)
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);
     keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    /* The matches are read inside the write transaction: no other writer can change them between
-     * reading and tagging (next_batch handles the gaps between batches). */
+    /* One transaction: the matches are read inside it, so no other writer changes them between
+     * reading and tagging, and a change to many messages is all there or not at all. Its memory is
+     * the keys (8 bytes a match) and SQLite's page cache, which spills to the WAL past its bound. */
     st = maildex__begin(db);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__query_keys(q, keys);
-    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK;) {
+    if (st == MAILDEX_STATUS_OK && keys->len > 0)
+        st = check_lengths(db, ops, nops, flags);
+    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK; i++) {
         bool ch;
         st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops, flags, &ch);
         n += ch;
-        i++;
-        if (st == MAILDEX_STATUS_OK && i % BATCH == 0 && i < keys->len)
-            st = next_batch(q, keys, &i);
     }
     if (st == MAILDEX_STATUS_OK)
         st = maildex__commit(db);
@@ -294,6 +256,6 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
         maildex__rollback(db);
     g_array_free(keys, TRUE);
     if (changed)
-        *changed = n;
+        *changed = st == MAILDEX_STATUS_OK ? n : 0;
     return st;
 }

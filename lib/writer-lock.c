@@ -3,7 +3,7 @@
  * SQLite's write lock is released between those transactions, so it cannot keep a second indexer
  * from applying a stale plan over the first one's work; this lock is held from before the plan until
  * the last commit. `tag` does not take it (a tag from an editor must not wait out a first index):
- * its batches re-check the database instead (tag-query.c).
+ * it reads its matches inside its one write transaction instead (tag-query.c).
  *
  * It is an flock(2) on "<database>-lock", which the kernel drops when the process dies (kill -9
  * leaves nothing to clean up), holding the holder's pid for the waiting message. It must not be
