@@ -7,6 +7,7 @@
 #include "query-sets.h"
 #include "regexp.h"
 #include "message-tags.h"
+#include "renames.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -595,6 +596,11 @@ maildex_status_t maildex__commit(maildex_db_t *db)
     if (rc != SQLITE_DONE) {
         st = maildex__sql_error(db, rc, "cannot commit");
         maildex__rollback(db);
+    } else if (db->renames_owed) {
+        db->renames_owed = false;
+        /* The change is committed with its renames recorded: a rename that cannot be made now (the
+         * database busy past the wait) is made by the next writer, so this commit still succeeded. */
+        maildex__renames_finish(db);
     }
     return st;
 }
@@ -610,6 +616,7 @@ void maildex__rollback(maildex_db_t *db)
 {
     db->in_transaction = 0;
     db->revision_bumped = 0;
+    db->renames_owed = false;
     db->message_delta = 0;
     maildex__tags_after_rollback(db);
     if (!sqlite3_get_autocommit(db->sql))

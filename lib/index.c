@@ -18,6 +18,7 @@
 #include "message-parse.h"
 #include "mime.h"
 #include "parse-pool.h"
+#include "renames.h"
 #include "scan.h"
 #include "store.h"
 
@@ -522,8 +523,11 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.stats = stats;
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
-    /* Before the scan: a second indexer must plan from the first one's finished work. */
+    /* Before the scan: a second indexer must plan from the first one's finished work, and from
+     * file names that a killed tag change no longer owes (renames.c). */
     r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);
+    if (r.st == MAILDEX_STATUS_OK)
+        r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__scan(db, &scan_opts, &r.scan);
     if (r.st) {

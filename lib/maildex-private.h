@@ -29,6 +29,7 @@ struct maildex_db {
     void (*waiting)(void *data, const char *what); /* maildex_db_set_waiting */
     void *waiting_data;
     int busy_ms;                          /* time the current busy wait has slept so far */
+    bool renames_owed;                    /* this transaction recorded Maildir renames (renames.c) */
 };
 
 /* The indexer lock (writer-lock.c). */

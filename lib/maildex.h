@@ -345,8 +345,12 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
  * cur/ or new/ is renamed to the flags of its draft, flagged, passed, replied and unread tags (D, F, P,
  * R, S when not unread; other flags kept, ASCII order), and a file in new/ whose name changes moves
  * to cur/. All the tag changes are one transaction, however many messages match: they are all made
- * or none is. The files are renamed just before it commits; a file that cannot be renamed keeps
- * its name (the next `new` reconciles names and tags). The library applies notmuch's
+ * or none is. The renames are recorded in that transaction and made right after it commits, then
+ * recorded as done: killed in between, the call leaves its tag change committed and the renames it
+ * owes, which the next writer (maildex_index, maildex_query_tag, maildex_reindex, maildex_insert)
+ * makes before anything else; until then readers see the old file names. A file that cannot be
+ * renamed (the new name is taken, it has moved or gone meanwhile) keeps its name, and the next
+ * `new` reconciles names and tags. The library applies notmuch's
  * library rules, not maildex_tag_check's: a tag may be empty or start with '-' (a front end checks
  * what its user typed), but a NULL tag, or one longer than MAILDEX_TAG_MAX bytes to add to a message
  * the query matches, is MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be

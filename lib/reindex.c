@@ -6,6 +6,7 @@
 #include "maildir.h"
 #include "message-parse.h"
 #include "mime.h"
+#include "renames.h"
 #include "store.h"
 
 #include <glib.h>
@@ -60,6 +61,8 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
     maildex_status_t st = maildex__writer_lock(db, "indexing", NULL, &lock);
     uint64_t done = 0;
 
+    if (st == MAILDEX_STATUS_OK) /* files where their rows say, before any is parsed */
+        st = maildex__renames_finish(db);
     if (st == MAILDEX_STATUS_OK)
         st = collect_ids(q, ids);
     if (st == MAILDEX_STATUS_OK && ids->len)

@@ -3,6 +3,7 @@
 
 #include "maildir.h"
 #include "message-tags.h"
+#include "renames.h"
 #include "thread.h"
 
 #include <string.h>
@@ -434,7 +435,10 @@ maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, b
     *message_removed = false;
     if (st || key == 0)
         return st;
-    st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
+    /* A rename still owed for it would otherwise wait for a new file that gets its id. */
+    st = maildex__renames_forget(db, file_id);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
     if (st)
         return st;
     if (remaining > 0)

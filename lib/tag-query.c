@@ -4,21 +4,17 @@
  * from its current one and the ops, and only the difference is written: a message whose tags do not
  * change is not touched (notmuch gets the same by narrowing the query to messages an op changes).
  * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
- * the files are renamed before the transaction that records their names commits; a crash between
- * leaves names the database does not know, which the next `new` matches as renames (same unique
- * part and size) and syncs back into the flag tags.
+ * the renames are recorded in the transaction and made once it has committed (renames.c), so a kill
+ * at any point loses neither the tag change nor a file.
  * maildex_tag_check(), the command line's rule for which tags may be added, is here too; the
  * library itself applies notmuch's library rules (no NULL tag, none longer than MAILDEX_TAG_MAX). */
 #include "maildex-private.h"
 
 #include "maildir.h"
 #include "message-tags.h"
+#include "renames.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static bool has(GPtrArray *names, const char *tag)
 {
@@ -41,7 +37,7 @@ static void set_tag(GPtrArray *names, const char *tag, bool add)
 }
 
 struct file_row {
-    int64_t id, folder, dir_id;
+    int64_t id, dir_id;
     char *name, *dir;
 };
 
@@ -53,8 +49,7 @@ static void tag_name_row(sqlite3_stmt *stmt, void *ctx, void *out)
 
 static void file_row(sqlite3_stmt *stmt, void *ctx, void *out)
 {
-    struct file_row f = {sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 2),
-                         sqlite3_column_int64(stmt, 4),
+    struct file_row f = {sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 4),
                          talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 1)),
                          talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 3))};
     g_array_append_val((GArray *) out, f);
@@ -91,20 +86,8 @@ static maildex_status_t cur_dir(maildex_db_t *db, void *ctx, const char *new_dir
     return maildex__lookup_id(db, MAILDEX__STMT_DIR_FIND, *path, id);
 }
 
-/* Renames from to to unless to exists (a file of another message, or a stale copy: never replaced). */
-static bool rename_file(const char *from, const char *to)
-{
-#ifdef RENAME_NOREPLACE
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
-        return true;
-    if (errno != EINVAL && errno != ENOSYS)
-        return false;
-#endif
-    struct stat sb;
-    return lstat(to, &sb) != 0 && errno == ENOENT && rename(from, to) == 0;
-}
-
-/* Renames the message's Maildir files to the flags its tags want, and records the new names. */
+/* Records the renames that give the message's Maildir files the flags its tags want (renames.c
+ * makes them once the transaction commits). */
 static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, GPtrArray *tags)
 {
     char set[8], clear[8];
@@ -126,8 +109,6 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
         bool in_new, to_cur;
         int64_t dir_id = f->dir_id;
         char *dir = f->dir, *name;
-        sqlite3_stmt *stmt;
-        bool row;
         if (!maildex__maildir_is_leaf(f->dir, &in_new))
             continue;
         name = maildex__maildir_retag(ctx, f->name, in_new, set, clear, &to_cur);
@@ -139,19 +120,14 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
             dir = f->dir;
             dir_id = f->dir_id;
         }
-        if (dir == f->dir && strcmp(name, f->name) == 0)
+        if (dir == f->dir && strcmp(name, f->name) == 0) {
+            /* Right as it is, after all: an earlier change of this transaction may have asked for
+             * a rename. */
+            if (db->renames_owed)
+                st = maildex__renames_forget(db, f->id);
             continue;
-        if (!rename_file(maildex__path_join(ctx, db->mail_root, f->dir, f->name), maildex__path_join(ctx, db->mail_root, dir, name)))
-            continue; /* gone, or the name is taken: the name stays, `new` will see what is there */
-        if ((st = maildex__stmt(db, MAILDEX__STMT_FILE_MOVE, &stmt)) != MAILDEX_STATUS_OK)
-            break;
-        sqlite3_bind_int64(stmt, 1, f->id);
-        sqlite3_bind_int64(stmt, 2, dir_id);
-        sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 4, f->folder);
-        sqlite3_bind_text(stmt, 5, maildex__maildir_flags(name), -1, SQLITE_STATIC);
-        st = maildex__step_row(db, stmt, &row, "cannot record a renamed file");
-        sqlite3_reset(stmt);
+        }
+        st = maildex__renames_record(db, f->id, f->dir_id, f->name, dir_id, name);
     }
     g_array_free(files, TRUE);
     return st;
@@ -241,6 +217,8 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
      * reading and tagging, and a change to many messages is all there or not at all. Its memory is
      * the keys (8 bytes a match) and SQLite's page cache, which spills to the WAL past its bound. */
     st = maildex__begin(db);
+    if (st == MAILDEX_STATUS_OK) /* what a killed change still owes, before any file row is read */
+        st = maildex__renames_finish(db);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__query_keys(q, keys);
     if (st == MAILDEX_STATUS_OK && keys->len > 0)
