@@ -30,7 +30,17 @@ struct maildex_db {
     void *waiting_data;
     int busy_ms;                          /* time the current busy wait has slept so far */
     bool renames_owed;                    /* this transaction recorded Maildir renames (renames.c) */
+    int busy_timeout_ms;                  /* how long a write waits for SQLite's write lock */
+    int indexer_wait_ms;                  /* how long an indexer waits for another (writer-lock.c) */
+    int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
+    bool turn_failed;                     /* ... it could not be opened: not tried again */
+    bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
 };
+
+/* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for
+ * SQLite's write lock, an indexer for another indexer. A handle's own values may be shortened (tests). */
+#define MAILDEX__WRITE_WAIT_MS 60000
+#define MAILDEX__INDEXER_WAIT_MS 600000
 
 /* The indexer lock (writer-lock.c). */
 struct maildex__writer_lock {
@@ -129,13 +139,29 @@ void maildex__checkpoint(maildex_db_t *db);
 void maildex__waiting(maildex_db_t *db, const char *what);
 
 /* Takes the indexer lock of db, waiting (and saying so through maildex__waiting, with what
- * naming the activity, e.g. "indexing") for another process that holds it, until it is free or
- * *interrupted is set (MAILDEX_STATUS_INTERRUPTED). The lock is a child of db; release it with
+ * naming the activity, e.g. "indexing") for another process that holds it, until it is free,
+ * *interrupted is set (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
+ * (MAILDEX_STATUS_DATABASE_BUSY). The lock is a child of db; release it with
  * maildex__writer_unlock, or it goes with db. */
 maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
                                       const volatile int *interrupted,
                                       struct maildex__writer_lock **out);
 void maildex__writer_unlock(struct maildex__writer_lock *lock);
+
+/* The write turn (writer-lock.c), all best effort. maildex__begin calls turn_begun after its BEGIN
+ * IMMEDIATE returns (taken: it succeeded, so this process's pid is recorded as the writer's);
+ * commit and rollback call turn_ending just before they end the transaction. The busy handler calls
+ * turn_waiting when a write starts to wait (a shared lock that says so until turn_begun) and
+ * turn_waiting_message for what to tell the host ("waiting for another maildex writer (pid N)",
+ * talloc'd on db). maildex__commit_and_begin calls turn_yield between its commit and its begin: it
+ * returns once every writer that was waiting has had its turn (at most a second). turn_close closes
+ * the file with the handle. */
+void maildex__turn_begun(maildex_db_t *db, bool taken);
+void maildex__turn_ending(maildex_db_t *db);
+void maildex__turn_waiting(maildex_db_t *db);
+char *maildex__turn_waiting_message(maildex_db_t *db);
+void maildex__turn_yield(maildex_db_t *db);
+void maildex__turn_close(maildex_db_t *db);
 
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);

@@ -58,7 +58,7 @@ typedef struct maildex_db maildex_db_t;
 
 typedef enum {
     MAILDEX_DB_READ_ONLY = 0,  /* never writes; never blocks on a writer (WAL) */
-    MAILDEX_DB_READ_WRITE = 1, /* may write; waits up to the busy timeout for another writer */
+    MAILDEX_DB_READ_WRITE = 1, /* may write; waits for another writer (maildex_db_set_waiting) */
     MAILDEX_DB_CREATE = 2,     /* read-write, creating the file (mode 0600) and schema if missing */
 } maildex_db_mode_t;
 
@@ -70,7 +70,7 @@ typedef enum {
  * free()):
  *   MAILDEX_STATUS_FILE_NOT_FOUND   the file does not exist and mode is not MAILDEX_DB_CREATE
  *   MAILDEX_STATUS_DATABASE_TOO_NEW the file was written by a newer maildex; it is left untouched
- *   MAILDEX_STATUS_DATABASE_BUSY    another writer held the database past the busy timeout
+ *   MAILDEX_STATUS_DATABASE_BUSY    another writer held the database past the wait (a minute)
  *   MAILDEX_STATUS_DATABASE_CORRUPT the file is not a database, is damaged, or lost its tail (the
  *                                   message names it and says to move it aside and index again);
  *                                   any later call that reads damaged pages returns this status too
@@ -91,10 +91,15 @@ const char *maildex_db_errmsg(maildex_db_t *db);
 
 /* Sets a function called when a write has to wait for another process: another indexer (`new`,
  * `reindex`) holding the indexer lock, or another writer holding SQLite's write lock for more than
- * half a second. what is a lower-case phrase ("waiting for another process (pid 4242) indexing to
- * finish"), valid during the call. Called at most once per wait; it must not call into db. NULL
- * removes it. A host on a terminal prints it; indexers wait as long as the other one runs, other
- * writes up to ten seconds (then MAILDEX_STATUS_DATABASE_BUSY). */
+ * half a second. what is a lower-case phrase naming the other writer when it is maildex ("waiting
+ * for another maildex writer (pid 4242)", "... (pid 4242) to finish indexing"; "waiting for another
+ * process writing to the database" otherwise), valid during the call. Called at most once per wait;
+ * it must not call into db. NULL removes it. A host on a terminal prints it.
+ *
+ * How long writers wait: a write waits up to a minute for SQLite's write lock, an indexer up to ten
+ * minutes for another indexer; then the call returns MAILDEX_STATUS_DATABASE_BUSY, naming the
+ * other writer, and nothing of it was written. An indexer commits in batches and lets the writes
+ * that wait go first between two of them, so a tag waits for one batch of `new`, not for the run. */
 void maildex_db_set_waiting(maildex_db_t *db, void (*waiting)(void *data, const char *what),
                             void *data);
 

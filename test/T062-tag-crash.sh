@@ -4,11 +4,11 @@
 # new names in a second transaction (lib/renames.c). Killed anywhere in there, the next `tag` or
 # `new` finishes the renames: the tag change is not lost, no file is, and the store ends exactly as
 # after an uninterrupted run. Killed before the first commit, nothing changed at all. The kills are
-# placed by test/kill-shim.c (LD_PRELOAD), at the Nth COMMIT or the Nth rename.
+# placed by test/fault-shim.c (LD_PRELOAD), at the Nth COMMIT or the Nth rename.
 . "$(dirname "$0")/test-lib.sh"
 test_require sqlite3
 
-SHIM=$MAILDEX_BUILDDIR/test/.libs/kill-shim.so
+SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
 if [ ! -f "$SHIM" ]; then
     echo "1..0 # SKIP $SHIM is built by 'make check'"
     exit 0

@@ -1,19 +1,23 @@
-/* kill-shim.c: an LD_PRELOAD library for the crash tests (test/T062-tag-crash.sh). It kills the
- * process with SIGKILL at an exact point of a tag change's commit and Maildir renames, which a signal
- * sent from outside cannot hit reliably; maildex itself has no test hook. It counts the renames the
- * process makes (rename(2), renameat2(2)) and watches SQLite's steps:
+/* fault-shim.c: an LD_PRELOAD library for the crash and concurrency tests (test/T062-tag-crash.sh,
+ * test/T063-writers-wait.sh). It kills the process with SIGKILL at an exact point of a tag change's
+ * commit and Maildir renames, which a signal sent from outside cannot hit reliably, or makes a write
+ * transaction last as long as a test needs; maildex itself has no test hook. It counts the renames
+ * the process makes (rename(2), renameat2(2)) and watches SQLite's steps:
  *   MAILDEX_KILL_AT_COMMIT=N     as the Nth write transaction (BEGIN IMMEDIATE, as maildex
  *                                writes) is about to commit; SQLite's own read transactions and
  *                                sqlite3_exec's COMMITs of them are not counted
  *   MAILDEX_KILL_AT_RENAME=N     as the Nth rename is about to be made
  *   MAILDEX_KILL_AFTER_RENAME=N  at the first SQLite step once N renames were made (the update of
  *                                the Nth file's row, before it commits)
+ *   MAILDEX_STALL_IN_WRITE=MS    sleeps MS milliseconds at the first step after each write
+ *                                transaction began (holding SQLite's write lock all the while)
  * Never linked into maildex; built by `make check` only. */
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct sqlite3_stmt sqlite3_stmt;
 
@@ -23,6 +27,7 @@ int sqlite3_step(sqlite3_stmt *stmt);
 
 static long renames, commits;
 static int writing; /* a BEGIN IMMEDIATE ran since the last COMMIT */
+static int begun;   /* ... and no step followed it yet */
 
 static long setting(const char *name)
 {
@@ -35,7 +40,7 @@ static void *next(const char *symbol)
     void *fn = dlsym(RTLD_NEXT, symbol);
 
     if (fn == NULL) {
-        fprintf(stderr, "kill-shim: no %s\n", symbol);
+        fprintf(stderr, "fault-shim: no %s\n", symbol);
         abort();
     }
     return fn;
@@ -81,12 +86,22 @@ int sqlite3_step(sqlite3_stmt *stmt)
 
     if (after > 0 && renames >= after)
         raise(SIGKILL);
-    if (text && strcmp(text, "BEGIN IMMEDIATE") == 0)
-        writing = 1;
+    if (begun) {
+        long stall = setting("MAILDEX_STALL_IN_WRITE");
+        struct timespec ts = {stall / 1000, (stall % 1000) * 1000000};
+        begun = 0;
+        if (stall > 0)
+            nanosleep(&ts, NULL);
+    }
     if (text && strcmp(text, "COMMIT") == 0 && writing) {
         writing = 0;
         if (++commits == at_commit)
             raise(SIGKILL);
+    }
+    if (text && strcmp(text, "BEGIN IMMEDIATE") == 0) {
+        int rc = real(stmt);
+        writing = begun = rc == 101; /* SQLITE_DONE: the write lock is held */
+        return rc;
     }
     return real(stmt);
 }

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Writers wait for each other and lose nothing. A write waits for SQLite's write lock (up to a
+# minute) and an indexer for another indexer (up to ten minutes), saying on a terminal which maildex
+# writer it waits for; `new` lets a waiting write in between two of its batches, so a tag during a
+# first index waits for one batch, not for the run; two tag changes at once both land, flags and
+# all; a post-new hook may run `maildex tag`. (The bounds themselves are unit-tested in
+# test/unit/test-db.c with shortened waits; T053 covers new against new.) test/fault-shim.c stalls a
+# writer inside its transaction, to hold the lock as long as a subtest needs.
+. "$(dirname "$0")/test-lib.sh"
+test_require python3
+test_require script
+
+SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+DB=$MAIL_DIR/.maildex/maildex.db
+rmdir "$MAIL_DIR"
+python3 "$srcdir/bench/gen" --count 6000 --seed 63 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
+total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["messages"])' "$TMP_DIRECTORY/gen.json")
+
+# A first index of 6,000 files is three batch commits; a tag started once the first is there gets
+# in at the next one.
+maildex new > /dev/null 2>&1 &
+indexer=$!
+until maildex count '*' > /dev/null 2>&1; do sleep 0.05; done
+maildex tag +early -- '*' 2> "$TMP_DIRECTORY/tag-err"
+tag_rc=$?
+if kill -0 $indexer 2>/dev/null; then indexing=still; else indexing=done; fi
+wait $indexer
+new_rc=$?
+test_begin_subtest "a tag during a first index gets in between two of its batches, not after the run"
+test_expect_equal "$tag_rc $new_rc $indexing|$(cat "$TMP_DIRECTORY/tag-err")" "0 0 still|"
+
+test_begin_subtest "... it tagged what was indexed then, and the index went on to the end"
+early=$(maildex count tag:early)
+test_expect_equal "$([ "$early" -gt 0 ] && [ "$early" -lt "$total" ] && echo part)|$(maildex count '*')" \
+    "part|$total"
+
+test_begin_subtest "... and the store is consistent"
+test_expect_equal "$(maildex_store_check)" "ok"
+
+if [ ! -f "$SHIM" ]; then
+    test_begin_subtest "writers waiting for a stalled writer"
+    test_skip_ "$SHIM is built by 'make check'"
+    test_done
+fi
+
+# stalled ARGS...: `maildex tag ARGS` in the background, stalled for two seconds in each write
+# transaction; returns once it is inside the first (its pid is in "-writer"). Sets stalled to its
+# pid.
+stalled() {
+    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 maildex tag "$@" 2> "$TMP_DIRECTORY/stalled-err" &
+    stalled=$!
+    until [ "$(cat "$DB-writer" 2>/dev/null)" = "$stalled" ] || ! kill -0 $stalled 2>/dev/null; do
+        sleep 0.02
+    done
+}
+
+stalled +first -- folder:INBOX
+script -qec "maildex tag +second -- folder:INBOX" /dev/null > "$TMP_DIRECTORY/tty" 2>&1
+second_rc=$?
+wait $stalled
+first_rc=$?
+test_begin_subtest "a write waiting for another maildex writer names it on a terminal, then writes"
+test_expect_equal "$first_rc $second_rc|$(tr -d '\r' < "$TMP_DIRECTORY/tty")" \
+    "0 0|maildex tag: waiting for another maildex writer (pid $stalled)..."
+
+test_begin_subtest "... both changes are there"
+inbox=$(maildex count folder:INBOX)
+test_expect_equal "$(maildex count tag:first) $(maildex count tag:second)" "$inbox $inbox"
+
+test_begin_subtest "... and without a terminal (an editor's pipe) it says nothing"
+stalled +third -- folder:INBOX
+maildex tag +fourth -- folder:INBOX > "$TMP_DIRECTORY/out" 2>&1
+fourth_rc=$?
+wait $stalled
+test_expect_equal "$? $fourth_rc|$(cat "$TMP_DIRECTORY/out")|$(maildex count tag:fourth)" "0 0||$inbox"
+
+# Two flag changes at once on the same messages: the second reads its matches and their files after
+# the first committed and renamed, so each file ends with both flags.
+stalled -unread +seen-first -- folder:Archive
+maildex tag +flagged +flagged-second -- folder:Archive
+second_rc=$?
+wait $stalled
+first_rc=$?
+archive=$(maildex count folder:Archive)
+test_begin_subtest "two flag changes at once: both land on every message"
+test_expect_equal "$first_rc $second_rc|$(maildex count 'folder:Archive and tag:seen-first and tag:flagged-second and tag:flagged and not tag:unread')" \
+    "0 0|$archive"
+
+test_begin_subtest "... every file has both flags, and new finds nothing to reconcile"
+age_directories
+unflagged=$(find "$MAIL_DIR/Archive" -type f ! -path '*/tmp/*' ! -name '*:2,*F*S*' | wc -l)
+test_expect_equal "$unflagged|$(maildex new 2>&1)" "0|No new mail."
+
+test_begin_subtest "a post-new hook may run maildex tag"
+mkdir -p "$MAIL_DIR/.maildex/hooks"
+printf '#!/bin/sh\nmaildex tag +hooked -- folder:Sent\necho "tag exit $?"\n' > "$MAIL_DIR/.maildex/hooks/post-new"
+chmod +x "$MAIL_DIR/.maildex/hooks/post-new"
+python3 "$srcdir/bench/gen" --sync --seed 64 --new 30 --flags 0 --newcur 0 --moves 0 --deletes 0 "$MAIL_DIR" > /dev/null
+output=$(maildex new 2>&1)
+test_expect_equal "$?|$(printf '%s\n' "$output" | tail -n 1)|$(maildex count tag:hooked)" \
+    "0|tag exit 0|$(maildex count folder:Sent)"
+rm "$MAIL_DIR/.maildex/hooks/post-new"
+
+test_begin_subtest "the store is consistent after all of it"
+test_expect_equal "$(maildex_store_check)" "ok"
+
+test_done
