@@ -10,7 +10,7 @@
  *   4. Add the file to cli_maildex_SOURCES in Makefile.am.
  *   5. Document it in doc/maildex.1.scd and test it in test/T###-NAME.sh.
  * Commands return an exit status (notmuch's: 0, 1 for errors, 20/21 for format versions, 75 for
- * files that vanished during `new`). A command that grows past ~100 lines is hiding library code. */
+ * files that vanished during `new` and for a database that cannot take an `insert` now). A command that grows past ~100 lines is hiding library code. */
 #ifndef MAILDEX_CLI_H
 #define MAILDEX_CLI_H
 
@@ -79,6 +79,7 @@ command_fn cmd_setup;
 command_fn cmd_search;
 command_fn cmd_count;
 command_fn cmd_tag;
+command_fn cmd_insert;
 
 /* Query helpers shared by search and count (cmd-search.c): argv joined with single spaces, as notmuch
  * joins it; and a query created with search.exclude_tags and query.NAME from the config, reporting a

@@ -70,6 +70,13 @@ extern const int maildex__migration_count;
 maildex_status_t maildex__query_keys(maildex_query_t *q, GArray *keys);
 maildex_db_t *maildex__query_db(maildex_query_t *q);
 
+/* In the caller's write transaction (tag-query.c): ops applied to one message as maildex_query_tag
+ * applies them (flags: MAILDEX_TAG_*, the MAILDEX_TAG_MAX rule included), and the renames that
+ * give its files the flags of its tags, recorded for after the commit (renames.c). */
+maildex_status_t maildex__message_tag_ops(maildex_db_t *db, int64_t key, const maildex_tag_op_t *ops,
+                                          size_t nops, unsigned flags, bool *changed);
+maildex_status_t maildex__message_files_follow_tags(maildex_db_t *db, int64_t key);
+
 /* Applies every migration newer than the database's user_version, each in its own transaction. */
 maildex_status_t maildex__migrate(maildex_db_t *db);
 

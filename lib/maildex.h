@@ -374,6 +374,45 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
  * database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 
+/* ---- delivering ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *folder;          /* the Maildir to deliver to, relative to the mail root ("" or NULL:
+                                    the root; "/" and "." components are dropped); a ".." component
+                                    or an absolute path is refused */
+    bool create_folder;          /* create the folder (and its cur/, new/, tmp/) when missing */
+    bool world_readable;         /* file mode 0644 and new directories 0755, not 0600 and 0700 (the
+                                    umask applies) */
+    bool keep;                   /* a message that cannot be indexed stays in the folder's new/ */
+    bool synchronize_flags;      /* Maildir flags from tags (maildir.synchronize_flags) */
+    const char *const *new_tags; /* NULL-terminated, added to a new message first (new.tags) */
+    const maildex_tag_op_t *ops; /* then these, in order, as maildex_query_tag applies them */
+    size_t nops;
+} maildex_insert_options_t;
+
+/* notmuch's `insert`: delivers the message read from fd (to its end; a first line "From ..." of an
+ * mbox becomes "X-Envelope-From: ...", as notmuch does) into a Maildir and indexes it. The message is
+ * written to the folder's tmp/ under a new unique name and fsynced; then, in one write transaction,
+ * parsed and indexed as `new` indexes a file, its tags decided (a new Message-ID gets the structure
+ * tags, new_tags, then ops; a known one keeps its tags and only gains the file), the file linked
+ * into cur/ with the flags those tags imply (with synchronize_flags, notmuch's rule) or into new/,
+ * its directory fsynced, and the transaction committed. Waits for another writer as every write
+ * does (maildex_db_set_waiting). Nothing is left in tmp/.
+ *
+ * Returns MAILDEX_STATUS_OK, with *path (path may be NULL) set to the delivered file's absolute path
+ * (malloc'd: free it with free()). Otherwise the message on db says why, and without keep no file
+ * of the message is left anywhere; with keep, a message that was read but could not be indexed (not
+ * mail, the database busy or failing) is left in the folder's Maildir for the next `new`, and *path
+ * names it (NULL when nothing was kept):
+ *   MAILDEX_STATUS_INVALID_ARGUMENT  the folder is outside the mail root, the input is empty, an op's
+ *                                    tag is NULL or too long (MAILDEX_TAG_MAX)
+ *   MAILDEX_STATUS_FILE_NOT_FOUND    the folder (or its tmp/) does not exist and create_folder is false
+ *   MAILDEX_STATUS_FILE_NOT_EMAIL    the message has none of From, Subject, To (notmuch's rule)
+ *   MAILDEX_STATUS_IO_ERROR          reading the input, creating the folder or writing the file failed
+ *   MAILDEX_STATUS_DATABASE_BUSY, NO_MEMORY, READ_ONLY or a database error */
+maildex_status_t maildex_insert(maildex_db_t *db, int fd, const maildex_insert_options_t *opts,
+                                char **path);
+
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with
  * maildex_strings_free). Empty when word itself is indexed. Returns MAILDEX_STATUS_OK or a database

@@ -93,6 +93,7 @@
     X(FILE_FIRST_OF_MESSAGE, "SELECT d.path, f.name FROM files f JOIN directories d "         \
                              "ON d.id = f.directory WHERE f.message = ?1 ORDER BY f.id")      \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
+    X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
     /* scan.c */                                                                              \

@@ -195,6 +195,28 @@ static maildex_status_t check_lengths(maildex_db_t *db, const maildex_tag_op_t *
     return MAILDEX_STATUS_OK;
 }
 
+maildex_status_t maildex__message_tag_ops(maildex_db_t *db, int64_t key, const maildex_tag_op_t *ops,
+                                          size_t nops, unsigned flags, bool *changed)
+{
+    bool ignored;
+    maildex_status_t st = check_lengths(db, ops, nops, flags);
+
+    return st ? st : tag_message(db, key, ops, nops, flags, changed ? changed : &ignored);
+}
+
+maildex_status_t maildex__message_files_follow_tags(maildex_db_t *db, int64_t key)
+{
+    void *local = talloc_new(NULL);
+    GPtrArray *tags = g_ptr_array_new();
+    maildex_status_t st = read_rows(db, MAILDEX__STMT_MESSAGE_TAG_NAMES, key, local, tag_name_row, tags);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = tags_to_files(db, local, key, tags);
+    g_ptr_array_free(tags, TRUE);
+    talloc_free(local);
+    return st;
+}
+
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed)
 {

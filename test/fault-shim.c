@@ -11,6 +11,8 @@
  *                                the Nth file's row, before it commits)
  *   MAILDEX_STALL_IN_WRITE=MS    sleeps MS milliseconds at the first step after each write
  *                                transaction began (holding SQLite's write lock all the while)
+ *   MAILDEX_BUSY_AT_BEGIN=N      the Nth BEGIN IMMEDIATE fails with SQLITE_BUSY at once, as after
+ *                                the whole wait for another writer
  * Never linked into maildex; built by `make check` only. */
 #include <dlfcn.h>
 #include <signal.h>
@@ -25,7 +27,7 @@ int rename(const char *from, const char *to);
 int renameat2(int from_dir, const char *from, int to_dir, const char *to, unsigned int flags);
 int sqlite3_step(sqlite3_stmt *stmt);
 
-static long renames, commits;
+static long renames, commits, begins;
 static int writing; /* a BEGIN IMMEDIATE ran since the last COMMIT */
 static int begun;   /* ... and no step followed it yet */
 
@@ -99,7 +101,7 @@ int sqlite3_step(sqlite3_stmt *stmt)
             raise(SIGKILL);
     }
     if (text && strcmp(text, "BEGIN IMMEDIATE") == 0) {
-        int rc = real(stmt);
+        int rc = ++begins == setting("MAILDEX_BUSY_AT_BEGIN") ? 5 /* SQLITE_BUSY */ : real(stmt);
         writing = begun = rc == 101; /* SQLITE_DONE: the write lock is held */
         return rc;
     }
