@@ -3,7 +3,9 @@
 # minute) and an indexer for another indexer (up to ten minutes), saying on a terminal which maildex
 # writer it waits for; `new` lets a waiting write in between two of its batches, so a tag during a
 # first index waits for one batch, not for the run; two tag changes at once both land, flags and
-# all; a post-new hook may run `maildex tag`. (The bounds themselves are unit-tested in
+# all; `new` takes what `insert` delivered while it scanned as known; `tag` and `insert` in a loop
+# while `new` indexes thousands of files all succeed and all land; a post-new hook may run `maildex
+# tag`. (The bounds themselves are unit-tested in
 # test/unit/test-db.c with shortened waits; T053 covers new against new.) test/fault-shim.c stalls a
 # writer inside its transaction, to hold the lock as long as a subtest needs.
 . "$(dirname "$0")/test-lib.sh"
@@ -92,6 +94,58 @@ test_begin_subtest "... every file has both flags, and new finds nothing to reco
 age_directories
 unflagged=$(find "$MAIL_DIR/Archive" -type f ! -path '*/tmp/*' ! -name '*:2,*F*S*' | wc -l)
 test_expect_equal "$unflagged|$(maildex new 2>&1)" "0|No new mail."
+
+# insert holds its transaction open after linking the file into a folder it created (stalled at its
+# commit) while new scans: new lists the folder and the file as new, then, once insert committed,
+# must take both as the ones insert indexed.
+printf 'From: a@example.org\nTo: b@example.org\nSubject: race\nMessage-Id: <race@x>\n\nbody\n' > "$TMP_DIRECTORY/race"
+env LD_PRELOAD="$SHIM" MAILDEX_STALL_AT_COMMIT=3000 maildex insert --create-folder --folder=Race +raced \
+    < "$TMP_DIRECTORY/race" 2> "$TMP_DIRECTORY/insert-err" &
+inserter=$!
+until [ -n "$(ls "$MAIL_DIR/Race/new" 2> /dev/null)" ] || ! kill -0 $inserter 2> /dev/null; do sleep 0.02; done
+maildex new > /dev/null 2> "$TMP_DIRECTORY/new-err"
+new_rc=$?
+wait $inserter
+test_begin_subtest "new scanning while insert delivers into a new folder: both succeed, the message indexed once"
+test_expect_equal "$? $new_rc|$(cat "$TMP_DIRECTORY/insert-err" "$TMP_DIRECTORY/new-err")|$(maildex search --output=tags id:race@x | tr '\n' ' ')|$(maildex search --output=files id:race@x | wc -l)" \
+    "0 0||inbox raced unread |1"
+
+# The loop of issue 12: tag and insert, one after the other, all the while new indexes a sync pass
+# of 3,000 new files.
+python3 "$srcdir/bench/gen" --sync --seed 65 --new 3000 --flags 300 --newcur 0 --moves 0 --deletes 0 "$MAIL_DIR" > /dev/null
+before=$(maildex count '*')
+maildex search --output=messages --limit=40 folder:Archive | sed 's/^id://' > "$TMP_DIRECTORY/targets"
+maildex new > /dev/null 2> "$TMP_DIRECTORY/new-err" &
+indexer=$!
+i=0 failures=0 overlapped=no
+while read -r target; do
+    i=$((i + 1))
+    maildex tag "+loop$i" -- "id:$target" 2>> "$TMP_DIRECTORY/loop-err" || failures=$((failures + 1))
+    printf 'From: me@example.org\nTo: you@example.org\nSubject: loop %s\nMessage-Id: <loop-%s@x>\n\nsent %s\n' \
+        "$i" "$i" "$i" | maildex insert --folder=Sent +sent -inbox 2>> "$TMP_DIRECTORY/loop-err" ||
+        failures=$((failures + 1))
+    [ $i = 1 ] && kill -0 $indexer 2> /dev/null && overlapped=yes
+done < "$TMP_DIRECTORY/targets"
+wait $indexer
+new_rc=$?
+test_begin_subtest "tag and insert in a loop while new indexes 3,000 files: no failure, no message"
+test_expect_equal "$new_rc $failures $overlapped $i|$(cat "$TMP_DIRECTORY/new-err" "$TMP_DIRECTORY/loop-err")" "0 0 yes 40|"
+
+test_begin_subtest "... every tag change is there"
+found=0 i=0
+while read -r target; do
+    i=$((i + 1))
+    found=$((found + $(maildex count --exclude=false "id:$target and tag:loop$i")))
+done < "$TMP_DIRECTORY/targets"
+test_expect_equal "$found" "40"
+
+test_begin_subtest "... every inserted message is there once, in Sent, with its tags; and all of new's"
+test_expect_equal "$(maildex count 'folder:Sent and tag:sent and tag:unread and not tag:inbox and subject:loop')|$(maildex search --output=files 'subject:loop and folder:Sent' | wc -l)|$(maildex count '*')" \
+    "40|40|$((before + 3000 + 40))"
+
+test_begin_subtest "... and new afterwards finds nothing to reconcile"
+age_directories
+test_expect_equal "$(maildex new 2>&1)|$(maildex_store_check)" "No new mail.|ok"
 
 test_begin_subtest "a post-new hook may run maildex tag"
 mkdir -p "$MAIL_DIR/.maildex/hooks"

@@ -11,6 +11,8 @@
  *                                the Nth file's row, before it commits)
  *   MAILDEX_STALL_IN_WRITE=MS    sleeps MS milliseconds at the first step after each write
  *                                transaction began (holding SQLite's write lock all the while)
+ *   MAILDEX_STALL_AT_COMMIT=MS   sleeps MS milliseconds before each write transaction commits
+ *                                (everything it did is done, the lock still held)
  *   MAILDEX_BUSY_AT_BEGIN=N      the Nth BEGIN IMMEDIATE fails with SQLITE_BUSY at once, as after
  *                                the whole wait for another writer
  * Never linked into maildex; built by `make check` only. */
@@ -96,9 +98,13 @@ int sqlite3_step(sqlite3_stmt *stmt)
             nanosleep(&ts, NULL);
     }
     if (text && strcmp(text, "COMMIT") == 0 && writing) {
+        long stall = setting("MAILDEX_STALL_AT_COMMIT");
+        struct timespec ts = {stall / 1000, (stall % 1000) * 1000000};
         writing = 0;
         if (++commits == at_commit)
             raise(SIGKILL);
+        if (stall > 0)
+            nanosleep(&ts, NULL);
     }
     if (text && strcmp(text, "BEGIN IMMEDIATE") == 0) {
         int rc = ++begins == setting("MAILDEX_BUSY_AT_BEGIN") ? 5 /* SQLITE_BUSY */ : real(stmt);
