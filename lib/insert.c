@@ -54,7 +54,9 @@ static void fail(struct delivery *d, maildex_status_t st, const char *fmt, ...)
 /* ---- the folder --------------------------------------------------------------------------------- */
 
 /* The folder with empty and "." components dropped; NULL (refused) for an absolute path or a ".."
- * component, which would deliver outside the mail root. */
+ * component, which would deliver outside the mail root, and for a component named cur, new or tmp:
+ * `new` takes such a directory for a Maildir's own and does not look inside it, so the message would
+ * leave the index at the next `new`. */
 static char *normalise_folder(void *ctx, const char *folder)
 {
     gchar **parts;
@@ -71,7 +73,8 @@ static char *normalise_folder(void *ctx, const char *folder)
     for (gchar **p = parts; *p && ok; p++) {
         if (**p == '\0' || strcmp(*p, ".") == 0)
             continue;
-        ok = strcmp(*p, "..") != 0;
+        ok = strcmp(*p, "..") != 0 && strcmp(*p, "cur") != 0 && strcmp(*p, "new") != 0 &&
+             strcmp(*p, "tmp") != 0;
         g_string_append_printf(out, "%s%s", out->len ? "/" : "", *p);
     }
     result = ok ? talloc_strdup(ctx, out->str) : NULL;
@@ -127,7 +130,8 @@ static void prepare_folder(struct delivery *d)
     d->folder = normalise_folder(d->ctx, d->opts->folder);
     if (d->folder == NULL) {
         fail(d, MAILDEX_STATUS_INVALID_ARGUMENT, "invalid folder name '%s': it must be a path "
-             "inside the mail root, without '..'", d->opts->folder);
+             "inside the mail root, without '..' (and without 'cur', 'new' or 'tmp', which are a "
+             "Maildir's own)", d->opts->folder);
         return;
     }
     d->maildir = maildex__path_join(d->ctx, d->db->mail_root, d->folder, NULL);

@@ -379,7 +379,8 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
 typedef struct {
     const char *folder;          /* the Maildir to deliver to, relative to the mail root ("" or NULL:
                                     the root; "/" and "." components are dropped); a ".." component
-                                    or an absolute path is refused */
+                                    or an absolute path is refused, and so is a component named cur,
+                                    new or tmp (`new` would not look inside it) */
     bool create_folder;          /* create the folder (and its cur/, new/, tmp/) when missing */
     bool world_readable;         /* file mode 0644 and new directories 0755, not 0600 and 0700 (the
                                     umask applies) */

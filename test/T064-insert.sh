@@ -110,15 +110,15 @@ msg
 maildex insert --folder=F/G/H/I/J --create-folder +folder < "$TMP_DIRECTORY/msg"
 test_expect_equal "$?|$(maildex count path:F/G/H/I/J/new tag:folder)" "0|2"
 
-test_begin_subtest "folders outside the mail root are refused: exit 1, nothing created"
+test_begin_subtest "folders outside the mail root, or with a cur, new or tmp component, are refused: exit 1, nothing created"
 before=$(all_files)
-for folder in ../G /tmp/outside a/../../b ..; do
+for folder in ../G /tmp/outside a/../../b .. projects/new new/x Drafts/tmp cur; do
     msg
     maildex insert --folder="$folder" --create-folder < "$TMP_DIRECTORY/msg" 2>> "$TMP_DIRECTORY/refused"
     echo "[$?]"
 done > "$TMP_DIRECTORY/codes"
 test_expect_equal "$(tr -d '\n' < "$TMP_DIRECTORY/codes")|$(head -n 1 "$TMP_DIRECTORY/refused")|$([ "$(all_files)" = "$before" ] && echo untouched)|$([ -e "$TMP_DIRECTORY/G" ] || [ -e /tmp/outside ] || echo none)" \
-    "[1][1][1][1]|maildex insert: invalid folder name '../G': it must be a path inside the mail root, without '..'|untouched|none"
+    "[1][1][1][1][1][1][1][1]|maildex insert: invalid folder name '../G': it must be a path inside the mail root, without '..' (and without 'cur', 'new' or 'tmp', which are a Maildir's own)|untouched|none"
 
 test_begin_subtest "the folders insert made are the ones new would make: new finds nothing to do"
 age_directories
