@@ -64,6 +64,13 @@ maildex insert < "$TMP_DIRECTORY/msg"
 test_expect_equal "$(tags_of $id)|$(file_of $id | rel)" "sent|cur/UNIQUE:2,S"
 sed -i 's/^tags=sent;/tags=unread;inbox;/' "$MAILDEX_CONFIG"
 
+test_begin_subtest "new.tags values are trimmed and blank ones dropped, as notmuch's"
+sed -i 's/^tags=unread;inbox;/tags= fu bar ; ; bar /' "$MAILDEX_CONFIG"
+msg
+maildex insert < "$TMP_DIRECTORY/msg"
+test_expect_equal "$(maildex search --output=tags --format=json id:$id)" '["bar", "fu bar"]'
+sed -i 's/^tags= fu bar ; ; bar /tags=unread;inbox;/' "$MAILDEX_CONFIG"
+
 test_begin_subtest "with maildir.synchronize_flags=false the file stays in new/"
 sed -i 's/^synchronize_flags=true/synchronize_flags=false/' "$MAILDEX_CONFIG"
 msg
