@@ -68,7 +68,7 @@ test_begin_subtest "new.tags values are trimmed and blank ones dropped, as notmu
 sed -i 's/^tags=unread;inbox;/tags= fu bar ; ; bar /' "$MAILDEX_CONFIG"
 msg
 maildex insert < "$TMP_DIRECTORY/msg"
-test_expect_equal "$(maildex search --output=tags --format=json id:$id)" '["bar", "fu bar"]'
+test_expect_equal "$(maildex search --output=tags --format=json id:$id | tr -d '\n')" '["bar","fu bar"]'
 sed -i 's/^tags= fu bar ; ; bar /tags=unread;inbox;/' "$MAILDEX_CONFIG"
 
 test_begin_subtest "with maildir.synchronize_flags=false the file stays in new/"
