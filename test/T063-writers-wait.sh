@@ -24,7 +24,7 @@ total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["message
 # in at the next one.
 maildex new > /dev/null 2>&1 &
 indexer=$!
-until maildex count '*' > /dev/null 2>&1; do sleep 0.05; done
+until [ "$(maildex count '*' 2> /dev/null)" -gt 0 ] 2> /dev/null; do sleep 0.05; done
 maildex tag +early -- '*' 2> "$TMP_DIRECTORY/tag-err"
 tag_rc=$?
 if kill -0 $indexer 2>/dev/null; then indexing=still; else indexing=done; fi
