@@ -11,7 +11,7 @@
  *   4. Add the file to cli_maildex_SOURCES in Makefile.am.
  *   5. Document it in doc/maildex.1.scd and test it in test/T###-NAME.sh.
  * Commands return an exit status (notmuch's: 0, 1 for errors, 20/21 for format versions, 75 for
- * files that vanished during `new`). A command that grows past ~100 lines is hiding library code. */
+ * files that vanished during `new` and for a database that cannot take an `insert` now). A command that grows past ~100 lines is hiding library code. */
 #ifndef MAILDEX_CLI_H
 #define MAILDEX_CLI_H
 
@@ -93,6 +93,7 @@ command_fn cmd_tag;
 command_fn cmd_dump;
 command_fn cmd_restore;
 command_fn cmd_compact;
+command_fn cmd_insert;
 
 /* dump's and restore's --include keywords (cmd-dump.c). */
 enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };

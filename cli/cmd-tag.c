@@ -1,8 +1,10 @@
 /* `maildex tag`: notmuch 0.37's tag command (notmuch-tag.c, tag-util.c). Tag changes from the command
  * line (`+TAG -TAG ... [--] QUERY`) or, with --batch, one change per input line in notmuch's batch
  * syntax (tags hex-encoded, `--` optional, the query as written), which is what notmuch.el sends for
- * every tag change. Excluded tags do not apply, as in notmuch. A bad batch line is reported with the
- * line ("Warning: ... [LINE]", notmuch's words), the others are applied, and the exit status is 1.
+ * every tag change; each line is one call of the library, so one transaction. Excluded tags do not
+ * apply, as in notmuch. A bad batch line is reported with the line ("Warning: ... [LINE]", notmuch's
+ * words), the others are applied, and the exit status is 1; a line that cannot be applied (a tag too
+ * long, a query that does not parse, the database) stops the batch there, as notmuch's does.
  * Command-line usage errors keep notmuch's meaning and exit status but are maildex's ("maildex tag:
  * ..."), naming the argument. Tagging itself, Maildir flag renames included, is the library's. */
 #include "cli.h"
@@ -40,6 +42,27 @@ static void line_warning(const char *what, const char *line)
     fprintf(stderr, "Warning: %s [%s]\n", what, line);
 }
 
+/* notmuch's hex_decode_inplace: "%" and two hex digits (either case) is that byte; a decoded NUL
+ * ends the tag there, as it ends notmuch's C string. false when a '%' is not followed by two hex
+ * digits. */
+static bool hex_decode(char *s)
+{
+    char *out = s;
+
+    for (const char *in = s; *in;) {
+        if (*in != '%') {
+            *out++ = *in++;
+            continue;
+        }
+        if (!g_ascii_isxdigit(in[1]) || !g_ascii_isxdigit(in[2]))
+            return false;
+        *out++ = (char) (g_ascii_xdigit_value(in[1]) * 16 + g_ascii_xdigit_value(in[2]));
+        in += 3;
+    }
+    *out = '\0';
+    return true;
+}
+
 /* The next space-separated token of a batch line, or NULL at its end; *len is its length. */
 static char *next_token(char **p, size_t *len)
 {
@@ -52,13 +75,13 @@ static char *next_token(char **p, size_t *len)
 
 /* One batch line: "+tag -tag ... [--] query", tags hex-encoded, parsed as notmuch's parse_tag_line
  * parses it, with its warnings word for word (scripts and notmuch's tests read them). 0: applied or
- * skipped; otherwise the line was bad (warned) or could not be applied (the error printed), and the
- * batch goes on. */
+ * skipped; -1: the line was bad (warned), and the batch goes on; otherwise it could not be applied
+ * (the error printed), and the batch stops. */
 static int batch_line(struct tagging *t, void *ctx, char *line)
 {
     GArray *ops = g_array_new(FALSE, FALSE, sizeof(maildex_tag_op_t));
     const char *bad = NULL;
-    char *p = line, *tok;
+    char *p = line, *tok, *tag;
     size_t len;
     int rc = 0;
 
@@ -67,7 +90,6 @@ static int batch_line(struct tagging *t, void *ctx, char *line)
         goto done;
     while ((tok = next_token(&p, &len)) != NULL) {
         maildex_tag_op_t op;
-        char *decoded;
         if (len == 2 && strncmp(tok, "--", 2) == 0) { /* the rest is the query */
             if ((tok = next_token(&p, &len)) == NULL)
                 bad = "no query string after --";
@@ -80,22 +102,20 @@ static int batch_line(struct tagging *t, void *ctx, char *line)
             break;
         }
         op.add = *tok == '+';
-        op.tag = talloc_strndup(ctx, tok + 1, len - 1);
+        op.tag = tag = talloc_strndup(ctx, tok + 1, len - 1);
         if (maildex_tag_check(op.tag, op.add, &bad) != MAILDEX_STATUS_OK) /* before decoding, as notmuch */
             break;
-        if ((decoded = g_uri_unescape_string(op.tag, NULL)) == NULL) {
+        if (!hex_decode(tag)) {
             bad = talloc_asprintf(ctx, "hex decoding of tag %s failed", op.tag);
             break;
         }
-        op.tag = talloc_strdup(ctx, decoded);
-        g_free(decoded);
         g_array_append_val(ops, op);
     }
     if (bad == NULL && tok == NULL)
         bad = "missing query string";
     if (bad) {
         line_warning(bad, line);
-        rc = 1;
+        rc = -1;
         goto done;
     }
     rc = apply(t, tok, (maildex_tag_op_t *) ops->data, ops->len);
@@ -120,6 +140,8 @@ static int tag_batch(struct tagging *t, FILE *in)
         talloc_free(ctx);
         if (r != 0)
             rc = EXIT_FAILURE;
+        if (r > 0)
+            break;
     }
     free(line);
     return rc;

@@ -226,7 +226,7 @@ char **config_get_list(void *ctx, struct config *cfg, const char *key)
         if (*p == ';' || *p == '\0') {
             bool end = *p == '\0';
             *p = '\0';
-            g_strstrip(start); /* notmuch trims each item: "tags= a b ; ;c" is "a b" and "c" */
+            g_strstrip(start); /* notmuch's strsplit_len: " fu bar ; ; bar " is "fu bar", "bar" */
             if (*start) {
                 char **grown = talloc_realloc(ctx, list, char *, n + 2);
                 if (grown == NULL)

@@ -34,6 +34,10 @@ const struct command cli_commands[] = {
      "Count messages, threads or files matching a query"},
     {"tag", cmd_tag, CMD_DB_WRITE | CMD_QUERY, "[--batch] [--input=FILE] [--remove-all] [--query=infix|sexp] +TAG|-TAG... [--] QUERY...",
      "Add or remove tags of the messages matching a query"},
+    {"insert", cmd_insert, CMD_DB_WRITE,
+     "[--folder=DIR] [--create-folder] [--keep] [--no-hooks] [--world-readable] [--decrypt=...] "
+     "[+TAG|-TAG...] < MESSAGE",
+     "Deliver a message from standard input into a Maildir and index it"},
     {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
     {"dump", cmd_dump, CMD_DB_READ,

@@ -7,6 +7,7 @@
 #include "query-sets.h"
 #include "regexp.h"
 #include "message-tags.h"
+#include "renames.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* How long a writer waits for another writer before giving up with MAILDEX_STATUS_DATABASE_BUSY. A
- * `new` run commits in batches, so a tag from Emacs waits at most one batch. */
-#define MAILDEX_BUSY_TIMEOUT_MS 10000
+/* How long a writer waits for another writer is MAILDEX__WRITE_WAIT_MS (then
+ * MAILDEX_STATUS_DATABASE_BUSY). A `new` run commits in batches and lets waiting writers in between
+ * them (writer-lock.c), so a tag from Emacs waits at most one batch. */
 /* A wait longer than this is told to the host (maildex_db_set_waiting). */
 #define MAILDEX_BUSY_TELL_MS 500
 
@@ -34,6 +35,7 @@ static bool close_connection(maildex_db_t *db)
     talloc_free_children(db);
     maildex__tags_free(db);
     maildex__stmt_finalize_all(db);
+    maildex__turn_close(db);
     if (db->sql) {
         rc = sqlite3_close(db->sql);
         if (rc != SQLITE_OK)
@@ -116,7 +118,7 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
         status = MAILDEX_STATUS_DATABASE_BUSY;
         return maildex__error(db, status,
                               "%s: database '%s' is locked by another writer (waited %d s)", context,
-                              db->path, MAILDEX_BUSY_TIMEOUT_MS / 1000);
+                              db->path, db->busy_timeout_ms / 1000);
     case SQLITE_NOMEM:
         status = MAILDEX_STATUS_NO_MEMORY;
         break;
@@ -280,13 +282,19 @@ static int busy_handler(void *data, int count)
     maildex_db_t *db = data;
     int ms = steps[count < (int) G_N_ELEMENTS(steps) ? count : (int) G_N_ELEMENTS(steps) - 1];
 
-    if (count == 0)
+    if (count == 0) {
         db->busy_ms = 0;
-    if (db->busy_ms >= MAILDEX_BUSY_TIMEOUT_MS)
+        if (db->mode != MAILDEX_DB_READ_ONLY)
+            maildex__turn_waiting(db);
+    }
+    if (db->busy_ms >= db->busy_timeout_ms)
         return 0;
     if (db->busy_ms < MAILDEX_BUSY_TELL_MS && db->busy_ms + ms >= MAILDEX_BUSY_TELL_MS &&
-        db->mode != MAILDEX_DB_READ_ONLY)
-        maildex__waiting(db, "waiting for another process writing to the database");
+        db->mode != MAILDEX_DB_READ_ONLY) {
+        char *what = maildex__turn_waiting_message(db);
+        maildex__waiting(db, what ? what : "waiting for another process writing to the database");
+        talloc_free(what);
+    }
     g_usleep((gulong) ms * 1000);
     db->busy_ms += ms;
     return 1;
@@ -428,7 +436,7 @@ static void repair_interrupted_write(const char *db_path)
 
     if (sqlite3_open_v2(db_path, &sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
         SQLITE_OK) {
-        sqlite3_busy_timeout(sql, MAILDEX_BUSY_TIMEOUT_MS);
+        sqlite3_busy_timeout(sql, MAILDEX__WRITE_WAIT_MS);
         sqlite3_exec(sql, "PRAGMA user_version", NULL, NULL, NULL);
     }
     sqlite3_close(sql);
@@ -484,6 +492,9 @@ static maildex_status_t open_once(const char *db_path, const char *mail_root, ma
         return MAILDEX_STATUS_NO_MEMORY;
     talloc_set_destructor(db, db_destructor);
     db->mode = mode;
+    db->turn_fd = -1;
+    db->busy_timeout_ms = MAILDEX__WRITE_WAIT_MS;
+    db->indexer_wait_ms = MAILDEX__INDEXER_WAIT_MS;
     db->path = talloc_strdup(db, db_path);
     db->mail_root = talloc_strdup(db, mail_root);
     db->errmsg = talloc_strdup(db, "");
@@ -564,6 +575,7 @@ maildex_status_t maildex__begin(maildex_db_t *db)
     if (st == MAILDEX_STATUS_OK) {
         rc = sqlite3_step(stmt);
         sqlite3_reset(stmt);
+        maildex__turn_begun(db, rc == SQLITE_DONE);
         if (rc != SQLITE_DONE)
             st = maildex__sql_error(db, rc, "cannot start a write transaction");
     }
@@ -593,11 +605,17 @@ maildex_status_t maildex__commit(maildex_db_t *db)
         maildex__rollback(db);
         return st;
     }
+    maildex__turn_ending(db);
     rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE) {
         st = maildex__sql_error(db, rc, "cannot commit");
         maildex__rollback(db);
+    } else if (db->renames_owed) {
+        db->renames_owed = false;
+        /* The change is committed with its renames recorded: a rename that cannot be made now (the
+         * database busy past the wait) is made by the next writer, so this commit still succeeded. */
+        maildex__renames_finish(db);
     }
     return st;
 }
@@ -606,6 +624,8 @@ maildex_status_t maildex__commit_and_begin(maildex_db_t *db)
 {
     maildex_status_t st = maildex__commit(db);
 
+    if (st == MAILDEX_STATUS_OK && db->in_transaction == 0) /* writers waiting go first */
+        maildex__turn_yield(db);
     return st == MAILDEX_STATUS_OK ? maildex__begin(db) : st;
 }
 
@@ -613,10 +633,13 @@ void maildex__rollback(maildex_db_t *db)
 {
     db->in_transaction = 0;
     db->revision_bumped = 0;
+    db->renames_owed = false;
     db->message_delta = 0;
     maildex__tags_after_rollback(db);
-    if (!sqlite3_get_autocommit(db->sql))
+    if (!sqlite3_get_autocommit(db->sql)) {
+        maildex__turn_ending(db);
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+    }
 }
 
 maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision)

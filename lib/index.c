@@ -14,10 +14,12 @@
  * directories again, finds the committed files known, and finishes. */
 #include "maildex-private.h"
 
+#include "index.h"
 #include "maildir.h"
 #include "message-parse.h"
 #include "mime.h"
 #include "parse-pool.h"
+#include "renames.h"
 #include "scan.h"
 #include "store.h"
 
@@ -41,13 +43,7 @@ struct job {
     const char *name;
     char *path;                          /* talloc'd on the job context */
     void *ctx;                           /* owns this job's parse result (made by the worker) */
-    struct maildex__parsed_message *msg;
-    struct maildex__store_text *text;    /* on ctx; NULL: built by the writer */
-    char *error;
-    int rc;
-    int64_t size;
-    bool vanished;                       /* gone before it could be read */
-    bool unreadable;                     /* there, but could not be opened or read */
+    struct maildex__file_read read;      /* what the parse thread found */
     gint finished;                       /* set by the pool once the parse thread is done */
 };
 
@@ -84,20 +80,7 @@ static void warning(struct run *r, const char *path, const char *reason)
 
 /* ---- phase 2: rows for new directories ---------------------------------------------------------- */
 
-static maildex_status_t folder_id(maildex_db_t *db, const char *dir_path, int64_t *id)
-{
-    char *folder = talloc_size(NULL, strlen(dir_path) + 1);
-    maildex_status_t st = MAILDEX_STATUS_NO_MEMORY;
-
-    if (folder) {
-        maildex__maildir_folder(dir_path, folder);
-        st = maildex__find_or_create(db, MAILDEX__STMT_FOLDER_FIND, MAILDEX__STMT_FOLDER_INSERT, folder,
-                                     id);
-    }
-    talloc_free(folder);
-    return st;
-}
-
+/* Find-or-create: `insert --create-folder` may have made a directory's row since the scan. */
 static maildex_status_t create_directories(struct run *r)
 {
     GPtrArray *dirs = r->scan->dirs;
@@ -105,21 +88,8 @@ static maildex_status_t create_directories(struct run *r)
 
     for (guint i = 0; i < dirs->len && st == MAILDEX_STATUS_OK; i++) {
         struct maildex__scan_dir *d = dirs->pdata[i];
-        struct maildex__scan_dir *parent = d->parent >= 0 ? dirs->pdata[d->parent] : NULL;
-        sqlite3_stmt *stmt;
-        if (d->id != 0)
-            continue;
-        st = folder_id(r->db, d->path, &d->folder);
-        if (st == MAILDEX_STATUS_OK)
-            st = maildex__stmt(r->db, MAILDEX__STMT_DIR_INSERT, &stmt);
-        if (st)
-            break;
-        sqlite3_bind_text(stmt, 1, d->path, -1, SQLITE_STATIC);
-        if (parent && parent->id > 0)
-            sqlite3_bind_int64(stmt, 2, parent->id);
-        sqlite3_bind_int64(stmt, 3, d->folder);
-        st = maildex__step_done(r->db, stmt, "cannot record a directory");
-        d->id = sqlite3_last_insert_rowid(r->db->sql);
+        if (d->id == 0)
+            st = maildex__store_directory(r->db, d->path, &d->id, &d->folder);
     }
     return st;
 }
@@ -150,43 +120,50 @@ static void give_back_recorder(struct run *r, struct maildex__fts_recorder *rec)
 /* After a parse error: is the file gone (a race with the sync tool), or there but unreadable? Only
  * the second holds back this run's removals; a file that opens fine was refused for what it is (too
  * large, not a regular file) and is only warned about. */
-static void classify_error(struct job *job)
+static void classify_error(const char *path, struct maildex__file_read *out)
 {
-    int fd = open(job->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
     if (fd >= 0)
         close(fd);
     else if (errno == ENOENT)
-        job->vanished = true;
+        out->vanished = true;
     else
-        job->unreadable = true;
+        out->unreadable = true;
+}
+
+void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__fts_recorder *recorder,
+                        void *ctx, const char *path, struct maildex__file_read *out)
+{
+    struct stat sb;
+
+    memset(out, 0, sizeof *out);
+    if (stat(path, &sb) != 0) {
+        out->rc = MAILDEX__PARSE_ERROR;
+        if (errno == ENOENT) {
+            out->vanished = true;
+            return;
+        }
+        out->unreadable = true;
+        out->error = talloc_asprintf(ctx, "cannot stat: %s", strerror(errno));
+        return;
+    }
+    out->size = sb.st_size;
+    out->rc = mime->parse_file(ctx, path, &out->msg, &out->error);
+    if (out->rc == MAILDEX__PARSE_ERROR)
+        classify_error(path, out);
+    if (out->rc == MAILDEX__PARSE_OK && recorder)
+        out->text = maildex__store_text_prepare(ctx, out->msg, recorder);
 }
 
 static void parse_file(struct job *job)
 {
     struct run *r = job->run;
-    struct stat sb;
+    struct maildex__fts_recorder *rec = r->record ? take_recorder(r) : NULL;
 
     job->ctx = talloc_new(NULL);
-    if (stat(job->path, &sb) != 0) {
-        if (errno == ENOENT) {
-            job->vanished = true;
-            return;
-        }
-        job->rc = MAILDEX__PARSE_ERROR;
-        job->unreadable = true;
-        job->error = talloc_asprintf(job->ctx, "cannot stat: %s", strerror(errno));
-        return;
-    }
-    job->size = sb.st_size;
-    job->rc = r->mime->parse_file(job->ctx, job->path, &job->msg, &job->error);
-    if (job->rc == MAILDEX__PARSE_ERROR)
-        classify_error(job);
-    if (job->rc == MAILDEX__PARSE_OK && r->record) {
-        struct maildex__fts_recorder *rec = take_recorder(r);
-        job->text = maildex__store_text_prepare(job->ctx, job->msg, rec);
-        give_back_recorder(r, rec);
-    }
+    maildex__file_read(r->mime, rec, job->ctx, job->path, &job->read);
+    give_back_recorder(r, rec);
 }
 
 /* Runs on a parse thread: touches only the job, its own talloc tree, and (under the lock) the idle
@@ -214,13 +191,24 @@ static void count_file_done(struct run *r, const char *path)
     batch_grew(r);
 }
 
+/* Whether the files table has the name already: another writer (`insert`) indexed it after the
+ * scan listed it. */
+static bool known_meanwhile(struct run *r, struct job *job)
+{
+    int64_t id = 0;
+
+    r->st = maildex__store_file_find(r->db, job->dir->id, job->name, &id);
+    return id != 0;
+}
+
 static void apply(struct run *r, struct job *job)
 {
-    struct maildex__file_ref f = {job->dir->id, job->dir->folder, job->name, NULL, job->size,
+    const struct maildex__file_read *in = &job->read;
+    struct maildex__file_ref f = {job->dir->id, job->dir->folder, job->name, NULL, in->size,
                                   job->dir->path};
     bool added = false;
 
-    if (job->vanished) {
+    if (in->vanished) {
         maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false, true};
         r->stats->files_vanished++;
         g_hash_table_add(r->unsafe_dirs, job->dir);
@@ -228,20 +216,20 @@ static void apply(struct run *r, struct job *job)
             r->opts->event(r->opts->data, &e);
         else
             warning(r, job->path, "vanished before it could be read");
-    } else if (job->rc == MAILDEX__PARSE_ERROR) {
+    } else if (in->rc == MAILDEX__PARSE_ERROR) {
         /* Not recording the directory's mtime retries the file next time (fixing a permission
          * does not change the directory's mtime). */
         g_hash_table_add(r->unsafe_dirs, job->dir);
-        r->stats->files_unreadable += job->unreadable;
-        warning(r, job->path, job->error ? job->error : "cannot be read");
-    } else if (job->rc == MAILDEX__PARSE_NOT_MAIL) {
+        r->stats->files_unreadable += in->unreadable;
+        warning(r, job->path, in->error ? in->error : "cannot be read");
+    } else if (in->rc == MAILDEX__PARSE_NOT_MAIL) {
         r->stats->files_processed++;
         if (r->opts->not_mail)
             r->opts->not_mail(r->opts->data, job->path);
-    } else if (r->st == MAILDEX_STATUS_OK) {
+    } else if (r->st == MAILDEX_STATUS_OK && !known_meanwhile(r, job) && r->st == MAILDEX_STATUS_OK) {
         r->stats->files_processed++;
         f.flags = maildex__maildir_flags(job->name);
-        r->st = maildex__store_add(r->db, job->msg, job->text, &f, &r->add, &added);
+        r->st = maildex__store_add(r->db, in->msg, in->text, &f, &r->add, &added);
         if (added)
             r->stats->messages_added++;
     }
@@ -528,8 +516,11 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.stats = stats;
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
-    /* Before the scan: a second indexer must plan from the first one's finished work. */
+    /* Before the scan: a second indexer must plan from the first one's finished work, and from
+     * file names that a killed tag change no longer owes (renames.c). */
     r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);
+    if (r.st == MAILDEX_STATUS_OK)
+        r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__scan(db, &scan_opts, &r.scan);
     if (r.st) {

@@ -31,7 +31,18 @@ struct maildex_db {
     void (*waiting)(void *data, const char *what); /* maildex_db_set_waiting */
     void *waiting_data;
     int busy_ms;                          /* time the current busy wait has slept so far */
+    bool renames_owed;                    /* this transaction recorded Maildir renames (renames.c) */
+    int busy_timeout_ms;                  /* how long a write waits for SQLite's write lock */
+    int indexer_wait_ms;                  /* how long an indexer waits for another (writer-lock.c) */
+    int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
+    bool turn_failed;                     /* ... it could not be opened: not tried again */
+    bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
 };
+
+/* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for
+ * SQLite's write lock, an indexer for another indexer. A handle's own values may be shortened (tests). */
+#define MAILDEX__WRITE_WAIT_MS 60000
+#define MAILDEX__INDEXER_WAIT_MS 600000
 
 /* The indexer lock (writer-lock.c). */
 struct maildex__writer_lock {
@@ -60,6 +71,13 @@ extern const int maildex__migration_count;
  * in no particular order; and the database q belongs to. */
 maildex_status_t maildex__query_keys(maildex_query_t *q, GArray *keys);
 maildex_db_t *maildex__query_db(maildex_query_t *q);
+
+/* In the caller's write transaction (tag-query.c): ops applied to one message as maildex_query_tag
+ * applies them (flags: MAILDEX_TAG_*, the MAILDEX_TAG_MAX rule included), and the renames that
+ * give its files the flags of its tags, recorded for after the commit (renames.c). */
+maildex_status_t maildex__message_tag_ops(maildex_db_t *db, int64_t key, const maildex_tag_op_t *ops,
+                                          size_t nops, unsigned flags, bool *changed);
+maildex_status_t maildex__message_files_follow_tags(maildex_db_t *db, int64_t key);
 
 /* Applies every migration newer than the database's user_version, each in its own transaction. */
 maildex_status_t maildex__migrate(maildex_db_t *db);
@@ -130,8 +148,9 @@ void maildex__checkpoint(maildex_db_t *db);
 void maildex__waiting(maildex_db_t *db, const char *what);
 
 /* Takes the indexer lock of db, waiting (and saying so through maildex__waiting, with what
- * naming the activity, e.g. "indexing") for another process that holds it, until it is free or
- * *interrupted is set (MAILDEX_STATUS_INTERRUPTED). The lock is a child of db; release it with
+ * naming the activity, e.g. "indexing") for another process that holds it, until it is free,
+ * *interrupted is set (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
+ * (MAILDEX_STATUS_DATABASE_BUSY). The lock is a child of db; release it with
  * maildex__writer_unlock, or it goes with db. */
 maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
                                       const volatile int *interrupted,
@@ -142,6 +161,21 @@ void maildex__writer_unlock(struct maildex__writer_lock *lock);
  * copying with it held (compact.c; the tests reach both ways through it). */
 maildex_status_t maildex__compact(maildex_db_t *db, const char *backup_path, int unlocked_tries,
                                   uint64_t *size_before, uint64_t *size_after);
+
+/* The write turn (writer-lock.c), all best effort. maildex__begin calls turn_begun after its BEGIN
+ * IMMEDIATE returns (taken: it succeeded, so this process's pid is recorded as the writer's);
+ * commit and rollback call turn_ending just before they end the transaction. The busy handler calls
+ * turn_waiting when a write starts to wait (a shared lock that says so until turn_begun) and
+ * turn_waiting_message for what to tell the host ("waiting for another maildex writer (pid N)",
+ * talloc'd on db). maildex__commit_and_begin calls turn_yield between its commit and its begin: it
+ * returns once every writer that was waiting has had its turn (at most a second). turn_close closes
+ * the file with the handle. */
+void maildex__turn_begun(maildex_db_t *db, bool taken);
+void maildex__turn_ending(maildex_db_t *db);
+void maildex__turn_waiting(maildex_db_t *db);
+char *maildex__turn_waiting_message(maildex_db_t *db);
+void maildex__turn_yield(maildex_db_t *db);
+void maildex__turn_close(maildex_db_t *db);
 
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);

@@ -58,7 +58,7 @@ typedef struct maildex_db maildex_db_t;
 
 typedef enum {
     MAILDEX_DB_READ_ONLY = 0,  /* never writes; never blocks on a writer (WAL) */
-    MAILDEX_DB_READ_WRITE = 1, /* may write; waits up to the busy timeout for another writer */
+    MAILDEX_DB_READ_WRITE = 1, /* may write; waits for another writer (maildex_db_set_waiting) */
     MAILDEX_DB_CREATE = 2,     /* read-write, creating the file (mode 0600) and schema if missing */
 } maildex_db_mode_t;
 
@@ -70,7 +70,7 @@ typedef enum {
  * free()):
  *   MAILDEX_STATUS_FILE_NOT_FOUND   the file does not exist and mode is not MAILDEX_DB_CREATE
  *   MAILDEX_STATUS_DATABASE_TOO_NEW the file was written by a newer maildex; it is left untouched
- *   MAILDEX_STATUS_DATABASE_BUSY    another writer held the database past the busy timeout
+ *   MAILDEX_STATUS_DATABASE_BUSY    another writer held the database past the wait (a minute)
  *   MAILDEX_STATUS_DATABASE_CORRUPT the file is not a database, is damaged, or lost its tail (the
  *                                   message names it and says to move it aside and index again);
  *                                   any later call that reads damaged pages returns this status too
@@ -91,10 +91,15 @@ const char *maildex_db_errmsg(maildex_db_t *db);
 
 /* Sets a function called when a write has to wait for another process: another indexer (`new`,
  * `reindex`) holding the indexer lock, or another writer holding SQLite's write lock for more than
- * half a second. what is a lower-case phrase ("waiting for another process (pid 4242) indexing to
- * finish"), valid during the call. Called at most once per wait; it must not call into db. NULL
- * removes it. A host on a terminal prints it; indexers wait as long as the other one runs, other
- * writes up to ten seconds (then MAILDEX_STATUS_DATABASE_BUSY). */
+ * half a second. what is a lower-case phrase naming the other writer when it is maildex ("waiting
+ * for another maildex writer (pid 4242)", "... (pid 4242) to finish indexing"; "waiting for another
+ * process writing to the database" otherwise), valid during the call. Called at most once per wait;
+ * it must not call into db. NULL removes it. A host on a terminal prints it.
+ *
+ * How long writers wait: a write waits up to a minute for SQLite's write lock, an indexer up to ten
+ * minutes for another indexer; then the call returns MAILDEX_STATUS_DATABASE_BUSY, naming the
+ * other writer, and nothing of it was written. An indexer commits in batches and lets the writes
+ * that wait go first between two of them, so a tag waits for one batch of `new`, not for the run. */
 void maildex_db_set_waiting(maildex_db_t *db, void (*waiting)(void *data, const char *what),
                             void *data);
 
@@ -490,11 +495,15 @@ enum {
     MAILDEX_TAG_SYNC_FLAGS = 1 << 1, /* rename Maildir files to match the tags (maildir.synchronize_flags) */
 };
 
-/* Checks one tag change before anything is changed (notmuch's rule, and the one maildex_query_tag
- * applies): a tag to add must be neither empty nor start with '-'; any tag may be removed; tag must
- * not be NULL. Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_INVALID_ARGUMENT. If why is not NULL, *why
- * is set to a static, lower-case reason in notmuch's words ("empty tag forbidden", "tag starting with
- * '-' forbidden", "tag is NULL"), or NULL when the change is allowed. */
+/* The longest tag, in bytes (notmuch's NOTMUCH_TAG_MAX). */
+#define MAILDEX_TAG_MAX 200
+
+/* Checks one tag change as notmuch's command line checks what a user typed, before anything is
+ * changed (its illegal_tag): a tag to add must be neither empty nor start with '-'; any tag may be
+ * removed; tag must not be NULL. Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_INVALID_ARGUMENT. If why
+ * is not NULL, *why is set to a static, lower-case reason in notmuch's words ("empty tag forbidden",
+ * "tag starting with '-' forbidden", "tag is NULL"), or NULL when the change is allowed. A batch line's
+ * tags are checked before they are hex-decoded, so "+%2dx" adds the tag "-x", as in notmuch. */
 maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
 
 /* notmuch's `tag`: applies ops, in order, to every message q matches (create q with
@@ -502,11 +511,19 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why);
  * change gets a new revision (lastmod); with MAILDEX_TAG_SYNC_FLAGS, each of its files in a Maildir's
  * cur/ or new/ is renamed to the flags of its draft, flagged, passed, replied and unread tags (D, F, P,
  * R, S when not unread; other flags kept, ASCII order), and a file in new/ whose name changes moves
- * to cur/. Messages are changed in batches of transactions; a file that cannot be renamed keeps its
- * name (the next `new` reconciles names and tags). An op that maildex_tag_check refuses is
- * MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be NULL) to the number of
- * messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT, READ_ONLY or a database
- * error; the message is on the database handle. */
+ * to cur/. All the tag changes are one transaction, however many messages match: they are all made
+ * or none is. The renames are recorded in that transaction and made right after it commits, then
+ * recorded as done: killed in between, the call leaves its tag change committed and the renames it
+ * owes, which the next writer (maildex_index, maildex_query_tag, maildex_reindex, maildex_insert)
+ * makes before anything else; until then readers see the old file names. A file that cannot be
+ * renamed (the new name is taken, it has moved or gone meanwhile) keeps its name, and the next
+ * `new` reconciles names and tags. The library applies notmuch's
+ * library rules, not maildex_tag_check's: a tag may be empty or start with '-' (a front end checks
+ * what its user typed), but a NULL tag, or one longer than MAILDEX_TAG_MAX bytes to add to a message
+ * the query matches, is MAILDEX_STATUS_INVALID_ARGUMENT and changes nothing. Sets *changed (may be
+ * NULL) to the number of messages whose tags changed. Returns MAILDEX_STATUS_OK, INVALID_ARGUMENT,
+ * READ_ONLY, DATABASE_BUSY (another writer held the database past the wait) or a database error;
+ * the message is on the database handle. */
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed);
 
@@ -616,6 +633,46 @@ maildex_status_t maildex_batch_format_tags(const char *message_id, const char *c
 maildex_status_t maildex_batch_format_properties(const char *message_id, const maildex_pair_t *pairs,
                                                  size_t n, char **out);
 maildex_status_t maildex_batch_format_config(const char *key, const char *value, char **out);
+
+/* ---- delivering ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *folder;          /* the Maildir to deliver to, relative to the mail root ("" or NULL:
+                                    the root; "/" and "." components are dropped); a ".." component
+                                    or an absolute path is refused, and so is a component named cur,
+                                    new or tmp (`new` would not look inside it) */
+    bool create_folder;          /* create the folder (and its cur/, new/, tmp/) when missing */
+    bool world_readable;         /* file mode 0644 and new directories 0755, not 0600 and 0700 (the
+                                    umask applies) */
+    bool keep;                   /* a message that cannot be indexed stays in the folder's new/ */
+    bool synchronize_flags;      /* Maildir flags from tags (maildir.synchronize_flags) */
+    const char *const *new_tags; /* NULL-terminated, added to a new message first (new.tags) */
+    const maildex_tag_op_t *ops; /* then these, in order, as maildex_query_tag applies them */
+    size_t nops;
+} maildex_insert_options_t;
+
+/* notmuch's `insert`: delivers the message read from fd (to its end; a first line "From ..." of an
+ * mbox becomes "X-Envelope-From: ...", as notmuch does) into a Maildir and indexes it. The message is
+ * written to the folder's tmp/ under a new unique name and fsynced; then, in one write transaction,
+ * parsed and indexed as `new` indexes a file, its tags decided (a new Message-ID gets the structure
+ * tags, new_tags, then ops; a known one keeps its tags and only gains the file), the file linked
+ * into cur/ with the flags those tags imply (with synchronize_flags, notmuch's rule) or into new/,
+ * its directory fsynced, and the transaction committed. Waits for another writer as every write
+ * does (maildex_db_set_waiting). Nothing is left in tmp/.
+ *
+ * Returns MAILDEX_STATUS_OK, with *path (path may be NULL) set to the delivered file's absolute path
+ * (malloc'd: free it with free()). Otherwise the message on db says why, and without keep no file
+ * of the message is left anywhere; with keep, a message that was read but could not be indexed (not
+ * mail, the database busy or failing) is left in the folder's Maildir for the next `new`, and *path
+ * names it (NULL when nothing was kept):
+ *   MAILDEX_STATUS_INVALID_ARGUMENT  the folder is outside the mail root, the input is empty, an op's
+ *                                    tag is NULL or too long (MAILDEX_TAG_MAX)
+ *   MAILDEX_STATUS_FILE_NOT_FOUND    the folder (or its tmp/) does not exist and create_folder is false
+ *   MAILDEX_STATUS_FILE_NOT_EMAIL    the message has none of From, Subject, To (notmuch's rule)
+ *   MAILDEX_STATUS_IO_ERROR          reading the input, creating the folder or writing the file failed
+ *   MAILDEX_STATUS_DATABASE_BUSY, NO_MEMORY, READ_ONLY or a database error */
+maildex_status_t maildex_insert(maildex_db_t *db, int fd, const maildex_insert_options_t *opts,
+                                char **path);
 
 /* "Did you mean": sets *out to at most max indexed words within edit distance 2 of word (compared
  * case- and accent-folded), most frequent first, NULL-terminated, allocated as a child of db (free with

@@ -8,6 +8,7 @@
 #include "maildir.h"
 #include "message-parse.h"
 #include "mime.h"
+#include "renames.h"
 #include "store.h"
 
 #include <errno.h>
@@ -111,6 +112,8 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
     GArray *gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
     uint64_t done = 0;
 
+    if (st == MAILDEX_STATUS_OK) /* files where their rows say, before any is parsed */
+        st = maildex__renames_finish(db);
     if (st == MAILDEX_STATUS_OK)
         st = check_mail_root(db);
     if (st == MAILDEX_STATUS_OK)

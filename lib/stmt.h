@@ -36,6 +36,19 @@
                           "JOIN directories d ON d.id = f.directory WHERE f.message = ?1")    \
     X(MESSAGE_FILE_FLAGS, "SELECT d.path, f.flags FROM files f JOIN directories d "           \
                           "ON d.id = f.directory WHERE f.message = ?1")                       \
+    /* renames.c */                                                                           \
+    X(RENAME_RECORD, "INSERT OR REPLACE INTO file_renames(file, from_directory, from_name, "  \
+                     "to_directory, to_name) VALUES (?1, ?2, ?3, ?4, ?5)")                    \
+    X(RENAME_FORGET, "DELETE FROM file_renames WHERE file = ?1")                              \
+    X(RENAMES_ANY, "SELECT 1 FROM file_renames WHERE file > ?1 LIMIT 1")                      \
+    X(RENAMES_OWED, "SELECT r.file, r.from_name, r.to_name, fd.path, td.path, "               \
+                    "r.to_directory, td.folder, "                                             \
+                    "f.directory IS r.from_directory AND f.name IS r.from_name "              \
+                    "FROM file_renames r LEFT JOIN files f ON f.id = r.file "                 \
+                    "LEFT JOIN directories fd ON fd.id = r.from_directory "                   \
+                    "LEFT JOIN directories td ON td.id = r.to_directory "                     \
+                    "WHERE r.file > ?1 ORDER BY r.file LIMIT ?2")                             \
+    X(RENAMES_DONE, "DELETE FROM file_renames WHERE file <= ?1")                              \
     /* thread.c */                                                                            \
     X(THREAD_OF_MESSAGE, "SELECT thread FROM messages WHERE message_id = ?1")                 \
     X(THREAD_OF_GHOST, "SELECT thread FROM ghosts WHERE message_id = ?1")                     \
@@ -92,6 +105,7 @@
     X(FILE_FIRST_OF_MESSAGE, "SELECT d.path, f.name, f.id FROM files f JOIN directories d "   \
                              "ON d.id = f.directory WHERE f.message = ?1 ORDER BY f.id")      \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
+    X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
     /* address.c */                                                                           \

@@ -4,6 +4,7 @@
 #include "maildir.h"
 #include "message-properties.h"
 #include "message-tags.h"
+#include "renames.h"
 #include "thread.h"
 
 #include <string.h>
@@ -312,7 +313,7 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
             st = merge_copy_text(db, key, m);
         if (st == MAILDEX_STATUS_OK)
             st = add_structure_tags(db, key, m);
-        if (st == MAILDEX_STATUS_OK && opts->synchronize_flags)
+        if (st == MAILDEX_STATUS_OK && opts->synchronize_flags && !opts->tags_decide_flags)
             st = maildex__message_flags_to_tags(db, key);
         return st;
     }
@@ -472,7 +473,10 @@ maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, b
     *message_removed = false;
     if (st || key == 0)
         return st;
-    st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
+    /* A rename still owed for it would otherwise wait for a new file that gets its id. */
+    st = maildex__renames_forget(db, file_id);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
     if (st)
         return st;
     if (remaining > 0)
@@ -487,5 +491,80 @@ maildex_status_t maildex__store_file_is_last(maildex_db_t *db, int64_t file_id, 
     maildex_status_t st = maildex__lookup_int(db, MAILDEX__STMT_FILE_IS_LAST, file_id, &value);
 
     *last = value != 0;
+    return st;
+}
+
+maildex_status_t maildex__store_directory(maildex_db_t *db, const char *path, int64_t *id,
+                                          int64_t *folder)
+{
+    sqlite3_stmt *stmt;
+    const char *slash = strrchr(path, '/');
+    char *parent_path = NULL, *folder_name = NULL;
+    int64_t parent = 0, folder_id = 0;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_DIR_FIND, &stmt);
+
+    *id = 0;
+    if (st)
+        return st;
+    sqlite3_bind_text(stmt, 1, path, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot read directories");
+    if (st == MAILDEX_STATUS_OK && row) {
+        *id = sqlite3_column_int64(stmt, 0);
+        folder_id = sqlite3_column_int64(stmt, 2);
+    }
+    sqlite3_reset(stmt);
+    if (st || *id) {
+        if (folder)
+            *folder = folder_id;
+        return st;
+    }
+    if (path[0] != '\0') {
+        parent_path = talloc_strndup(db, path, slash ? (size_t) (slash - path) : 0);
+        st = parent_path ? maildex__store_directory(db, parent_path, &parent, NULL)
+                         : MAILDEX_STATUS_NO_MEMORY;
+    }
+    if (st == MAILDEX_STATUS_OK && (folder_name = talloc_size(db, strlen(path) + 1)) == NULL)
+        st = MAILDEX_STATUS_NO_MEMORY;
+    if (st == MAILDEX_STATUS_OK) {
+        maildex__maildir_folder(path, folder_name);
+        st = maildex__find_or_create(db, MAILDEX__STMT_FOLDER_FIND, MAILDEX__STMT_FOLDER_INSERT,
+                                     folder_name, &folder_id);
+    }
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__stmt(db, MAILDEX__STMT_DIR_INSERT, &stmt);
+    if (st == MAILDEX_STATUS_OK) {
+        sqlite3_bind_text(stmt, 1, path, -1, SQLITE_STATIC);
+        if (parent > 0)
+            sqlite3_bind_int64(stmt, 2, parent);
+        sqlite3_bind_int64(stmt, 3, folder_id);
+        st = maildex__step_done(db, stmt, "cannot record a directory");
+    }
+    if (st == MAILDEX_STATUS_OK) {
+        *id = sqlite3_last_insert_rowid(db->sql);
+        if (folder)
+            *folder = folder_id;
+    }
+    talloc_free(parent_path);
+    talloc_free(folder_name);
+    return st;
+}
+
+maildex_status_t maildex__store_file_find(maildex_db_t *db, int64_t directory, const char *name,
+                                          int64_t *id)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_FIND, &stmt);
+
+    *id = 0;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, directory);
+    sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+    st = maildex__step_row(db, stmt, &row, "cannot read files");
+    if (st == MAILDEX_STATUS_OK && row)
+        *id = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
     return st;
 }

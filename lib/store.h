@@ -22,6 +22,8 @@ struct maildex__file_ref {
 struct maildex__add_options {
     const char *const *new_tags; /* tags of a new message (notmuch's new.tags) */
     bool synchronize_flags;      /* Maildir flags <-> tags */
+    bool tags_decide_flags;      /* a file of a known message changes none of its tags (insert: the
+                                    message's tags decide its files' flags, as in notmuch) */
 };
 
 /* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names,
@@ -43,7 +45,8 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
 /* Adds a file with its parsed contents. A Message-ID new to the store becomes a message (*added =
  * true): indexed, threaded, tagged with new_tags (no "unread" when the file has the S flag), the
  * Maildir flags and "attachment". A known Message-ID only gains the file (a duplicate, or the new
- * name of a renamed file) and has its flags re-synchronised. text, when given, is
+ * name of a renamed file) and has its flags re-synchronised (unless opts->tags_decide_flags). text,
+ * when given, is
  * maildex__store_text_prepare(m); otherwise it is built here. */
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
                                     const struct maildex__store_text *text, /* or NULL */
@@ -67,6 +70,16 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
  * *message_removed = true. Otherwise it is a rename and the remaining files' flags decide. */
 maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, bool sync_flags,
                                             bool *message_removed);
+
+/* Sets *id to the directories row of path (relative to the mail root, "" for the root) and *folder
+ * (may be NULL) to its folder, creating them and every missing parent first: the rows `new` would
+ * make for that directory, listed again by the next `new` (mtime 0). */
+maildex_status_t maildex__store_directory(maildex_db_t *db, const char *path, int64_t *id,
+                                          int64_t *folder);
+
+/* Sets *id to the file row of name in directory, or to 0 when there is none. */
+maildex_status_t maildex__store_file_find(maildex_db_t *db, int64_t directory, const char *name,
+                                          int64_t *id);
 
 /* Sets *last to whether file_id is the only file of its message (removing it would remove the
  * message, and its tags). */

@@ -1,25 +1,22 @@
-/* maildex_query_tag(): notmuch's `tag`. The matches are collected first (changing message_tags while
- * streaming an index of it would disturb the stream), then each message's final tag set is computed
+/* maildex_query_tag(): notmuch's `tag`, one transaction per call. The matches are collected first
+ * (changing message_tags while streaming an index of it would disturb the stream), inside the
+ * transaction, then each message's final tag set is computed
  * from its current one and the ops, and only the difference is written: a message whose tags do not
  * change is not touched (notmuch gets the same by narrowing the query to messages an op changes).
  * With flag synchronisation the Maildir file names follow (notmuch_message_tags_to_maildir_flags):
- * the files are renamed before the transaction that records their names commits; a crash between
- * leaves names the database does not know, which the next `new` matches as renames (same unique
- * part and size) and syncs back into the flag tags.
- * maildex_tag_check(), the rule for which tags may be added, is here too: the CLI asks it as well;
+ * the renames are recorded in the transaction and made once it has committed (renames.c), so a kill
+ * at any point loses neither the tag change nor a file.
+ * maildex_tag_check(), the command line's rule for which tags may be added, is here too; the
+ * library itself applies notmuch's library rules (no NULL tag, none longer than MAILDEX_TAG_MAX);
  * and maildex_db_tag_message(), the same change for one message named by its Message-ID (restore). */
 #include "maildex-private.h"
 
 #include "maildir.h"
 #include "message-tags.h"
+#include "renames.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define BATCH 2000 /* messages per transaction: bounds the dirty pages a big change keeps in memory */
 /* tag_message's own flag beside the public ones: rename the files of a message whose tags did not
  * change too (`tag --remove-all`; restore renames only what changed, as notmuch's does). */
 #define RESYNC_UNCHANGED (1u << 31)
@@ -45,7 +42,7 @@ static void set_tag(GPtrArray *names, const char *tag, bool add)
 }
 
 struct file_row {
-    int64_t id, folder, dir_id;
+    int64_t id, dir_id;
     char *name, *dir;
 };
 
@@ -57,8 +54,7 @@ static void tag_name_row(sqlite3_stmt *stmt, void *ctx, void *out)
 
 static void file_row(sqlite3_stmt *stmt, void *ctx, void *out)
 {
-    struct file_row f = {sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 2),
-                         sqlite3_column_int64(stmt, 4),
+    struct file_row f = {sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 4),
                          talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 1)),
                          talloc_strdup(ctx, (const char *) sqlite3_column_text(stmt, 3))};
     g_array_append_val((GArray *) out, f);
@@ -95,20 +91,8 @@ static maildex_status_t cur_dir(maildex_db_t *db, void *ctx, const char *new_dir
     return maildex__lookup_id(db, MAILDEX__STMT_DIR_FIND, *path, id);
 }
 
-/* Renames from to to unless to exists (a file of another message, or a stale copy: never replaced). */
-static bool rename_file(const char *from, const char *to)
-{
-#ifdef RENAME_NOREPLACE
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
-        return true;
-    if (errno != EINVAL && errno != ENOSYS)
-        return false;
-#endif
-    struct stat sb;
-    return lstat(to, &sb) != 0 && errno == ENOENT && rename(from, to) == 0;
-}
-
-/* Renames the message's Maildir files to the flags its tags want, and records the new names. */
+/* Records the renames that give the message's Maildir files the flags its tags want (renames.c
+ * makes them once the transaction commits). */
 static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, GPtrArray *tags)
 {
     char set[8], clear[8];
@@ -130,8 +114,6 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
         bool in_new, to_cur;
         int64_t dir_id = f->dir_id;
         char *dir = f->dir, *name;
-        sqlite3_stmt *stmt;
-        bool row;
         if (!maildex__maildir_is_leaf(f->dir, &in_new))
             continue;
         name = maildex__maildir_retag(ctx, f->name, in_new, set, clear, &to_cur);
@@ -143,19 +125,14 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
             dir = f->dir;
             dir_id = f->dir_id;
         }
-        if (dir == f->dir && strcmp(name, f->name) == 0)
+        if (dir == f->dir && strcmp(name, f->name) == 0) {
+            /* Right as it is, after all: an earlier change of this transaction may have asked for
+             * a rename. */
+            if (db->renames_owed)
+                st = maildex__renames_forget(db, f->id);
             continue;
-        if (!rename_file(maildex__path_join(ctx, db->mail_root, f->dir, f->name), maildex__path_join(ctx, db->mail_root, dir, name)))
-            continue; /* gone, or the name is taken: the name stays, `new` will see what is there */
-        if ((st = maildex__stmt(db, MAILDEX__STMT_FILE_MOVE, &stmt)) != MAILDEX_STATUS_OK)
-            break;
-        sqlite3_bind_int64(stmt, 1, f->id);
-        sqlite3_bind_int64(stmt, 2, dir_id);
-        sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 4, f->folder);
-        sqlite3_bind_text(stmt, 5, maildex__maildir_flags(name), -1, SQLITE_STATIC);
-        st = maildex__step_row(db, stmt, &row, "cannot record a renamed file");
-        sqlite3_reset(stmt);
+        }
+        st = maildex__renames_record(db, f->id, f->dir_id, f->name, dir_id, name);
     }
     g_array_free(files, TRUE);
     return st;
@@ -195,56 +172,6 @@ static maildex_status_t tag_message(maildex_db_t *db, int64_t key, const maildex
     return st;
 }
 
-/* The database's revision, which every write transaction that changes messages or tags bumps. */
-static maildex_status_t read_revision(maildex_db_t *db, int64_t *revision)
-{
-    uint64_t r = 0;
-    maildex_status_t st = maildex_db_revision(db, NULL, &r);
-
-    *revision = (int64_t) r;
-    return st;
-}
-
-/* Between two batches another writer may have written (`new` removing or re-keying a message):
- * commits, begins again, and if the revision moved meanwhile, reads the matches again in the new
- * transaction, less the ones already done. Tag changes are idempotent, so a message matched again
- * would only cost time. keys[*next..] is what is left to do. */
-static maildex_status_t next_batch(maildex_query_t *q, GArray *keys, guint *next)
-{
-    maildex_db_t *db = maildex__query_db(q);
-    int64_t ours, now;
-    maildex_status_t st = maildex__commit(db);
-    GHashTable *done;
-    GArray *fresh;
-    guint kept = 0;
-
-    if (st == MAILDEX_STATUS_OK)
-        st = read_revision(db, &ours);
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__begin(db);
-    if (st == MAILDEX_STATUS_OK)
-        st = read_revision(db, &now);
-    if (st != MAILDEX_STATUS_OK || now == ours)
-        return st;
-    /* The done keys are hashed where they lie in keys, so the new ones go to fresh first. */
-    done = g_hash_table_new(g_int64_hash, g_int64_equal);
-    for (guint i = 0; i < *next; i++)
-        g_hash_table_add(done, &g_array_index(keys, int64_t, i));
-    fresh = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    st = maildex__query_keys(q, fresh);
-    for (guint i = 0; i < fresh->len; i++) {
-        int64_t key = g_array_index(fresh, int64_t, i);
-        if (!g_hash_table_contains(done, &key))
-            g_array_index(fresh, int64_t, kept++) = key;
-    }
-    g_array_set_size(fresh, kept);
-    g_hash_table_destroy(done);
-    g_array_set_size(keys, *next);
-    g_array_append_vals(keys, fresh->data, fresh->len);
-    g_array_free(fresh, TRUE);
-    return st;
-}
-
 maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why)
 {
     const char *bad = NULL;
@@ -260,38 +187,74 @@ maildex_status_t maildex_tag_check(const char *tag, bool add, const char **why)
     return bad ? MAILDEX_STATUS_INVALID_ARGUMENT : MAILDEX_STATUS_OK;
 }
 
+/* notmuch's library refuses a tag longer than NOTMUCH_TAG_MAX when it adds it to a message (and,
+ * after removing every tag, when it removes one): a change that can reach no message is no error. */
+static maildex_status_t check_lengths(maildex_db_t *db, const maildex_tag_op_t *ops, size_t nops,
+                                      unsigned flags)
+{
+    for (size_t i = 0; i < nops; i++)
+        if ((ops[i].add || (flags & MAILDEX_TAG_REMOVE_ALL)) && strlen(ops[i].tag) > MAILDEX_TAG_MAX)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT,
+                                  "cannot %s tag '%s': tag value is too long (exceeds %d bytes)",
+                                  ops[i].add ? "add" : "remove", ops[i].tag, MAILDEX_TAG_MAX);
+    return MAILDEX_STATUS_OK;
+}
+
+maildex_status_t maildex__message_tag_ops(maildex_db_t *db, int64_t key, const maildex_tag_op_t *ops,
+                                          size_t nops, unsigned flags, bool *changed)
+{
+    bool ignored;
+    maildex_status_t st = check_lengths(db, ops, nops, flags);
+
+    return st ? st : tag_message(db, key, ops, nops, flags, changed ? changed : &ignored);
+}
+
+maildex_status_t maildex__message_files_follow_tags(maildex_db_t *db, int64_t key)
+{
+    void *local = talloc_new(NULL);
+    GPtrArray *tags = g_ptr_array_new();
+    maildex_status_t st = read_rows(db, MAILDEX__STMT_MESSAGE_TAG_NAMES, key, local, tag_name_row, tags);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = tags_to_files(db, local, key, tags);
+    g_ptr_array_free(tags, TRUE);
+    talloc_free(local);
+    return st;
+}
+
 maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *ops, size_t nops,
                                    unsigned flags, uint64_t *changed)
 {
     maildex_db_t *db = maildex__query_db(q);
     GArray *keys;
     maildex_status_t st;
-    const char *why;
     uint64_t n = 0;
 
     if (changed)
         *changed = 0;
     for (size_t i = 0; i < nops; i++)
-        if (maildex_tag_check(ops[i].tag, ops[i].add, &why) != MAILDEX_STATUS_OK)
-            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot %s tag '%s': %s",
-                                  ops[i].add ? "add" : "remove", ops[i].tag ? ops[i].tag : "(null)", why);
+        if (ops[i].tag == NULL)
+            return maildex__error(db, MAILDEX_STATUS_INVALID_ARGUMENT, "cannot %s a NULL tag",
+                                  ops[i].add ? "add" : "remove");
     if (db->mode == MAILDEX_DB_READ_ONLY)
         return maildex__error(db, MAILDEX_STATUS_READ_ONLY, "database '%s' was opened read-only",
                               db->path);
     keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
-    /* The matches are read inside the write transaction: no other writer can change them between
-     * reading and tagging (next_batch handles the gaps between batches). */
+    /* One transaction: the matches are read inside it, so no other writer changes them between
+     * reading and tagging, and a change to many messages is all there or not at all. Its memory is
+     * the keys (8 bytes a match) and SQLite's page cache, which spills to the WAL past its bound. */
     st = maildex__begin(db);
+    if (st == MAILDEX_STATUS_OK) /* what a killed change still owes, before any file row is read */
+        st = maildex__renames_finish(db);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__query_keys(q, keys);
-    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK;) {
+    if (st == MAILDEX_STATUS_OK && keys->len > 0)
+        st = check_lengths(db, ops, nops, flags);
+    for (guint i = 0; i < keys->len && st == MAILDEX_STATUS_OK; i++) {
         bool ch;
         st = tag_message(db, g_array_index(keys, int64_t, i), ops, nops,
                          flags & MAILDEX_TAG_REMOVE_ALL ? flags | RESYNC_UNCHANGED : flags, &ch);
         n += ch;
-        i++;
-        if (st == MAILDEX_STATUS_OK && i % BATCH == 0 && i < keys->len)
-            st = next_batch(q, keys, &i);
     }
     if (st == MAILDEX_STATUS_OK)
         st = maildex__commit(db);
@@ -299,7 +262,7 @@ maildex_status_t maildex_query_tag(maildex_query_t *q, const maildex_tag_op_t *o
         maildex__rollback(db);
     g_array_free(keys, TRUE);
     if (changed)
-        *changed = n;
+        *changed = st == MAILDEX_STATUS_OK ? n : 0;
     return st;
 }
 

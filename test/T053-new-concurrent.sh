@@ -66,7 +66,7 @@ rc=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 wait $holder
 test_begin_subtest "new waits for another indexer, says so on a terminal, then indexes"
-test_expect_equal "$rc|$(grep -c 'maildex new: waiting for another process indexing to finish' "$TMP_DIRECTORY/tty-new")|$(tail -n 1 "$TMP_DIRECTORY/tty-new" | tr -d '\r')" \
+test_expect_equal "$rc|$(grep -c 'maildex new: waiting for another maildex writer to finish indexing\.\.\.' "$TMP_DIRECTORY/tty-new")|$(tail -n 1 "$TMP_DIRECTORY/tty-new" | tr -d '\r')" \
     "0|1|Added 20 new messages to the database."
 
 test_begin_subtest "... for as long as the other one holds the lock"

@@ -142,9 +142,37 @@ Warning: hex decoding of tag %zz failed [+%zz -- id:whatever]
 Warning: empty tag forbidden [+ +e -- id:foo]
 Warning: tag starting with '-' forbidden [+- -- id:foo]"
 
-test_begin_subtest "--batch: a tag that decodes to one starting with '-' is named"
+test_begin_subtest "--batch: tags are checked before they are decoded: %2d adds a tag starting with '-'"
 printf '+%%2dx -- id:msg1@example.org\n' | maildex tag --batch > "$TMP_DIRECTORY/out" 2>&1
-test_expect_equal "$?|$(cat "$TMP_DIRECTORY/out")" "1|maildex tag: cannot add tag '-x': tag starting with '-' forbidden"
+test_expect_equal "$?|$(cat "$TMP_DIRECTORY/out")|$(maildex count --exclude=false 'tag:"-x"')" "0||1"
+
+test_begin_subtest "--batch: notmuch's hex decoding: either case, %0a a newline, %00 ends the tag"
+printf '+nl%%0Aline +nul%%00dropped +UP%%41%%4a -- id:msg1@example.org\n' | maildex tag --batch
+maildex search --output=tags --format=json --exclude=false id:msg1@example.org > "$TMP_DIRECTORY/out"
+test_expect_equal "$(grep -c '"nl\\nline"' "$TMP_DIRECTORY/out")|$(maildex count --exclude=false tag:nul tag:UPAJ)" "1|1"
+
+long=$(printf '%0201d' 0)
+test_begin_subtest "a tag longer than 200 bytes: refused on a message, nothing changed, exit 1"
+before=$(maildex count --lastmod '*' | cut -f3)
+maildex tag +ok-before "+$long" -- id:msg1@example.org > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$?|$(cat "$TMP_DIRECTORY/out")|$(maildex count --lastmod '*' | cut -f3)" \
+    "1|maildex tag: cannot add tag '$long': tag value is too long (exceeds 200 bytes)|$before"
+
+test_begin_subtest "... but not when no message matches, nor when removed (as notmuch); 200 bytes is fine"
+maildex tag "+$long" -- id:nobody@example.org; a=$?
+maildex tag "-$long" -- id:msg1@example.org; b=$?
+maildex tag "+${long#0}" -- id:msg2@example.com; c=$?
+test_expect_equal "$a $b $c|$(maildex count --exclude=false "tag:${long#0}")" "0 0 0|1"
+
+test_begin_subtest "--batch: a line that cannot be applied stops the batch there, exit 1 (notmuch's tag_file)"
+printf '+first -- id:msg2@example.com\n+%s -- id:msg2@example.com\n+never -- id:msg2@example.com\n' "$long" |
+    maildex tag --batch > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$?|$(sed 's/tag .0*.:/tag LONG:/' "$TMP_DIRECTORY/out")|$(maildex count tag:first) $(maildex count tag:never)" \
+    "1|maildex tag: cannot add tag LONG: tag value is too long (exceeds 200 bytes)|1 0"
+
+test_begin_subtest "--batch: a query that does not parse stops the batch too"
+printf '+q1 -- id:msg2@example.com\n+q2 -- tag:inbox and (\n+q3 -- id:msg2@example.com\n' | maildex tag --batch > /dev/null 2>&1
+test_expect_equal "$?|$(maildex count tag:q1) $(maildex count tag:q3)" "1|1 0"
 
 test_begin_subtest "removing a tag nobody has, and an empty removal, change nothing"
 before=$(maildex count --lastmod '*' | cut -f3)

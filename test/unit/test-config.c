@@ -110,7 +110,8 @@ TEST(notmuch_file_values_and_lists)
     write_file(in_home(ctx, ".notmuch-config"),
                "# a notmuch config\n[database]\npath=mail/archive\n\n[user]\nname=Ada L.\n"
                "primary_email=ada@example.org\nother_email=a@x.org;b@y.org;\n"
-               "[new]\ntags=unread;inbox;\nignore=.mbsyncstate;/^tmp\\;x$/;\n"
+               "[new]\ntags=unread;inbox;\nignore=.mbsyncstate;/^tmp\\;x$/; ;\n"
+               "[search]\nexclude_tags= fu bar ; ; bar \n"
                "[maildir]\nsynchronize_flags=false\n");
     cfg = config_load(ctx, NULL, &err);
     ASSERT(cfg != NULL);
@@ -123,6 +124,12 @@ TEST(notmuch_file_values_and_lists)
     other = config_get_list(ctx, cfg, "new.ignore");
     ASSERT_STR_EQ(other[0], ".mbsyncstate");
     ASSERT_STR_EQ(other[1], "/^tmp;x$/"); /* "\;" is a literal semicolon */
+    ASSERT(other[2] == NULL);
+    /* Each value is trimmed, and one that is only blanks is no value (notmuch's strsplit_len). */
+    other = config_get_list(ctx, cfg, "search.exclude_tags");
+    ASSERT_STR_EQ(other[0], "fu bar");
+    ASSERT_STR_EQ(other[1], "bar");
+    ASSERT(other[2] == NULL);
     ASSERT_EQ(config_get_bool(ctx, cfg, "maildir.synchronize_flags", true, &flag, &err), 0);
     ASSERT(!flag);
     ASSERT(config_get(ctx, cfg, "user.nothing") == NULL);

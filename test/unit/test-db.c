@@ -370,6 +370,94 @@ TEST(second_writer_waits_then_reports_busy)
     maildex_db_close(a);
 }
 
+static void remember_waiting(void *data, const char *what)
+{
+    g_strlcpy(data, what, 256);
+}
+
+/* maildex's own wait (not sqlite3_busy_timeout): bounded by the handle's busy_timeout_ms, telling
+ * the host which maildex writer it waits for, and giving up with that said. */
+TEST(write_waits_for_the_other_writer_names_it_and_gives_up_at_its_bound)
+{
+    const char *path = db_file("write-wait");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    char told[256] = "", *expected = g_strdup_printf("waiting for another maildex writer (pid %ld)",
+                                                     (long) getpid());
+    gint64 started;
+
+    ASSERT_EQ(a->busy_timeout_ms, MAILDEX__WRITE_WAIT_MS);
+    ASSERT_EQ(maildex__begin(a), MAILDEX_STATUS_OK);
+    b->busy_timeout_ms = 1000;
+    maildex_db_set_waiting(b, remember_waiting, told);
+    started = g_get_monotonic_time();
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_DATABASE_BUSY);
+    ASSERT(g_get_monotonic_time() - started >= 1000000);
+    ASSERT_STR_EQ(told, expected);
+    ASSERT(strstr(maildex_db_errmsg(b), "locked by another writer (waited 1 s)") != NULL);
+    ASSERT_EQ(maildex__commit(a), MAILDEX_STATUS_OK);
+    /* Nobody in a transaction: no pid to name. */
+    ASSERT_STR_EQ(maildex__turn_waiting_message(b), "waiting for another process writing to the database");
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__commit(b), MAILDEX_STATUS_OK);
+    g_free(expected);
+    maildex_db_close(b);
+    maildex_db_close(a);
+}
+
+TEST(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
+{
+    const char *path = db_file("indexer-wait");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    struct maildex__writer_lock *held = NULL, *second = NULL;
+    char told[256] = "", *expected = g_strdup_printf("waiting for another maildex writer (pid %ld) "
+                                                     "to finish indexing", (long) getpid());
+
+    ASSERT_EQ(a->indexer_wait_ms, MAILDEX__INDEXER_WAIT_MS);
+    ASSERT_EQ(maildex__writer_lock(a, "indexing", NULL, &held), MAILDEX_STATUS_OK);
+    b->indexer_wait_ms = 1000;
+    maildex_db_set_waiting(b, remember_waiting, told);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_DATABASE_BUSY);
+    ASSERT(second == NULL);
+    ASSERT_STR_EQ(told, expected);
+    ASSERT(strstr(maildex_db_errmsg(b), "has been indexing for more than 1 s") != NULL);
+    maildex__writer_unlock(held);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_OK);
+    maildex__writer_unlock(second);
+    g_free(expected);
+    maildex_db_close(b);
+    maildex_db_close(a);
+}
+
+/* Between two batches a long writer lets a waiting writer go first: it waits while one has said it
+ * waits (a second at most: here the other never comes), and not at all when nobody waits. */
+TEST(commit_and_begin_lets_a_waiting_writer_go_first)
+{
+    const char *path = db_file("yield");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    gint64 started;
+
+    ASSERT_EQ(maildex__begin(a), MAILDEX_STATUS_OK);
+    started = g_get_monotonic_time();
+    ASSERT_EQ(maildex__commit_and_begin(a), MAILDEX_STATUS_OK);
+    ASSERT_LT(g_get_monotonic_time() - started, 500000);
+    maildex__turn_waiting(b);
+    ASSERT(b->turn_announced);
+    started = g_get_monotonic_time();
+    ASSERT_EQ(maildex__commit_and_begin(a), MAILDEX_STATUS_OK);
+    ASSERT(g_get_monotonic_time() - started >= 900000);
+    maildex__turn_begun(b, false);
+    ASSERT(!b->turn_announced);
+    started = g_get_monotonic_time();
+    ASSERT_EQ(maildex__commit_and_begin(a), MAILDEX_STATUS_OK);
+    ASSERT_LT(g_get_monotonic_time() - started, 500000);
+    ASSERT_EQ(maildex__commit(a), MAILDEX_STATUS_OK);
+    maildex_db_close(b);
+    maildex_db_close(a);
+}
+
 /* A writer killed inside a rollback-journal transaction (as `new` can be while it switches a new
  * database to WAL) leaves a hot journal that a read-only connection cannot replay by itself. */
 TEST(read_only_open_repairs_an_interrupted_write)
@@ -449,6 +537,9 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                                           TEST_ENTRY(transactions_nest_and_revision_bumps)
                                               TEST_ENTRY(read_only_handle_refuses_writes)
                                                   TEST_ENTRY(second_writer_waits_then_reports_busy)
+                                                  TEST_ENTRY(write_waits_for_the_other_writer_names_it_and_gives_up_at_its_bound)
+                                                  TEST_ENTRY(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
+                                                  TEST_ENTRY(commit_and_begin_lets_a_waiting_writer_go_first)
                                                       TEST_ENTRY(read_only_open_repairs_an_interrupted_write)
                                                           TEST_ENTRY(close_reports_a_connection_that_would_not_close)
                                                           TEST_ENTRY(close_accepts_null))
