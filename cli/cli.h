@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <talloc.h>
+#include <time.h>
 
 /* Output format versions: the oldest and newest accepted (notmuch 0.37's). */
 #define FORMAT_VERSION_MIN 1
@@ -79,6 +80,12 @@ command_fn cmd_setup;
 command_fn cmd_search;
 command_fn cmd_count;
 command_fn cmd_tag;
+command_fn cmd_show;
+command_fn cmd_reply;
+
+/* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
+ * (relative-date.c). */
+void cli_relative_date(char *buf, size_t size, time_t then);
 
 /* Query helpers shared by search and count (cmd-search.c): argv joined with single spaces, as notmuch
  * joins it; and a query created with search.exclude_tags and query.NAME from the config, reporting a

@@ -25,6 +25,11 @@ const struct command cli_commands[] = {
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[QUERY...]",
      "Count messages, threads or files matching a query"},
+    {"show", cmd_show, CMD_DB_READ,
+     "[--format=json|sexp|text|raw|mbox] [--entire-thread[=true|false]] [--unthreaded] [--body=true|false] "
+     "[--part=N] [--duplicate=N] [--include-html] [--exclude=true|false] [--sort=newest-first|oldest-first] "
+     "[--decrypt=false|auto|true] QUERY...",
+     "Show the threads or messages matching a query"},
     {"tag", cmd_tag, CMD_DB_WRITE, "[--batch] [--input=FILE] [--remove-all] +TAG|-TAG... [--] QUERY...",
      "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",
