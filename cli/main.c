@@ -30,6 +30,10 @@ const struct command cli_commands[] = {
      "[--part=N] [--duplicate=N] [--include-html] [--exclude=true|false] [--sort=newest-first|oldest-first] "
      "[--decrypt=false|auto|true] QUERY...",
      "Show the threads or messages matching a query"},
+    {"reply", cmd_reply, CMD_DB_READ,
+     "[--format=default|json|sexp|headers-only] [--reply-to=all|sender] [--decrypt=false|auto|true] "
+     "[--duplicate=N] QUERY...",
+     "Print a reply template for the messages matching a query"},
     {"tag", cmd_tag, CMD_DB_WRITE, "[--batch] [--input=FILE] [--remove-all] +TAG|-TAG... [--] QUERY...",
      "Add or remove tags of the messages matching a query"},
     {"reindex", cmd_reindex, CMD_DB_WRITE, "[--decrypt=...] QUERY...",

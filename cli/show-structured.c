@@ -63,7 +63,7 @@ static void print_message_fields(struct show *s, maildex_message_t *m)
     sp->map_key(sp, "id");
     sp->string(sp, maildex_message_id(m));
     sp->map_key(sp, "match");
-    sp->boolean(sp, maildex_message_matched(m));
+    sp->boolean(sp, maildex_message_matched(m) && !s->unmatched);
     sp->map_key(sp, "excluded");
     sp->boolean(sp, maildex_message_excluded(m));
     sp->map_key(sp, "filename");

@@ -2,7 +2,8 @@
  * decides which messages to print and in what nesting (notmuch-show.c's show_messages); each format has
  * its own printer file and prints one message through the entry points below: show-structured.c (JSON
  * and S-expressions, through the sprinter), show-text.c (the text format and its \f markers),
- * show-raw.c (raw and mbox bytes). Printers print; the parts come from the library. */
+ * show-raw.c (raw and mbox bytes); reply prints its original through show-structured.c and its text
+ * template in reply-text.c. Printers print; the parts come from the library. */
 #ifndef MAILDEX_CLI_SHOW_H
 #define MAILDEX_CLI_SHOW_H
 
@@ -18,6 +19,8 @@ struct show {
     int part;                     /* --part=N, or -1 */
     int duplicate;                /* --duplicate=N, or 0 */
     bool body, include_html;
+    bool unmatched;               /* print "match" false: reply's original, which notmuch reads with a
+                                     message search that marks no match */
     maildex_parts_options_t popts; /* from the three above and show.extra_headers */
 };
 
@@ -39,6 +42,10 @@ void show_structured_headers(struct sprinter *sp, const maildex_header_t *header
 
 /* The value of the first header called name, whether it was found (a found value may be NULL). */
 const char *show_header(const maildex_part_t *p, const char *name, bool *found);
+
+/* reply's default and headers-only formats: the reply's headers, then (unless headers_only) the
+ * quoted original (reply-text.c). */
+void reply_print_text(FILE *out, const maildex_reply_t *r, bool headers_only);
 
 /* Opens m's parts for printing; on failure says why on stderr, as notmuch does, and returns NULL. */
 maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const maildex_parts_options_t *opts);
