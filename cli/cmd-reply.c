@@ -96,6 +96,7 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
     ropts.user_name = config_get(cli->ctx, cli->config, "user.name");
     ropts.primary_email = config_get(cli->ctx, cli->config, "user.primary_email");
     ropts.other_email = (const char *const *) config_get_list(cli->ctx, cli->config, "user.other_email");
+    ropts.extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers");
     ropts.reply_all = reply_to;
     ropts.headers_only = format == FORMAT_HEADERS_ONLY;
     /* notmuch's reply adds no excluded tags: every matching message is replied to. */

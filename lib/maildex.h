@@ -509,6 +509,7 @@ typedef struct {
     bool reply_all;                   /* --reply-to=all (true) or sender */
     bool headers_only;                /* --format=headers-only: only In-Reply-To, References and the
                                          recipients (notmuch's "limited" reply) */
+    const char *const *extra_headers; /* the original's extra headers, as maildex_parts_options_t's */
 } maildex_reply_options_t;
 
 /* Builds notmuch's reply to file number duplicate of m (as maildex_message_parts picks it): Subject
@@ -529,8 +530,8 @@ const char *maildex_reply_header_text(const maildex_reply_t *r);
  * set, then In-reply-to and References. *n is set to their number. Owned by the reply. */
 const maildex_header_t *maildex_reply_headers(const maildex_reply_t *r, size_t *n);
 
-/* The message replied to, as maildex_message_parts parses it with the defaults (text decoded, no
- * HTML, no extra headers). Owned by the reply. */
+/* The message replied to, as maildex_message_parts parses it with the defaults and the options'
+ * extra_headers (text decoded, no HTML). Owned by the reply. */
 maildex_part_t *maildex_reply_original(const maildex_reply_t *r);
 
 #ifdef __cplusplus

@@ -273,13 +273,14 @@ int maildex__show_reply_file(void *ctx, const char *path, const char *message_id
                              const maildex_reply_options_t *opts, struct maildex_reply **out,
                              char **error)
 {
-    static const maildex_parts_options_t parts = MAILDEX_PARTS_OPTIONS_INIT;
+    maildex_parts_options_t parts = MAILDEX_PARTS_OPTIONS_INIT;
     void *local = talloc_new(NULL);
     int rc = MAILDEX__PARSE_ERROR;
     struct reply r = {.ctx = ctx, .opts = opts};
     struct maildex_reply *reply = talloc_zero(ctx, struct maildex_reply);
 
     *out = NULL;
+    parts.extra_headers = opts->extra_headers;
     r.original = local && reply ? maildex__show_open(local, path, &r.indexed, &rc, error) : NULL;
     if (r.original) {
         /* notmuch writes the full reply's headers in its "pretty" order, the limited one's as set. */
