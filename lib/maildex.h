@@ -390,20 +390,22 @@ void maildex_strings_free(char **strings);
  * message itself 0, its root part 1; a message/rfc822 part and the root part of its message each get
  * a number), each with what `show` prints of it.
  *
- * Usage (the text of every text part of the first matching message):
+ * Usage (the text of every text part of the newest message from Alice; make check compiles and runs it):
+ *     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
  *     maildex_parts_options_t popts = MAILDEX_PARTS_OPTIONS_INIT;
  *     maildex_query_t *q;
  *     maildex_messages_t *msgs;
  *     maildex_message_t *m;
- *     maildex_part_t *root;
- *     if (maildex_query_create(db, "id:msg1@example.org", NULL, &q) != MAILDEX_STATUS_OK)
+ *     maildex_part_t *root, *part;
+ *     qopts.limit = 1;
+ *     if (maildex_query_create(db, "from:alice", &qopts, &q) != MAILDEX_STATUS_OK)
  *         return 1;
  *     if (maildex_query_search_messages(q, &msgs) == MAILDEX_STATUS_OK &&
  *         maildex_messages_next(msgs, &m) == MAILDEX_STATUS_OK && m &&
  *         maildex_message_parts(m, 0, &popts, &root) == MAILDEX_STATUS_OK) {
- *         for (int id = 1; maildex_part_find(root, id); id++) {
+ *         for (int id = 1; (part = maildex_part_find(root, id)) != NULL; id++) {
  *             size_t len;
- *             const char *text = maildex_part_content(maildex_part_find(root, id), &len);
+ *             const char *text = maildex_part_content(part, &len);
  *             if (text)
  *                 fwrite(text, 1, len, stdout);
  *         }

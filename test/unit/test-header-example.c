@@ -1,7 +1,8 @@
-/* The usage example in lib/maildex.h, so that it cannot drift: make copies it out of the header into
- * header_example(db) (test/unit/header-example.c), compiled with the public header alone and linked
- * with the public library; this program indexes a small Maildir through the public API and checks
- * that the example prints what its comment promises. Uses nothing but maildex.h. */
+/* The usage examples in lib/maildex.h, so that they cannot drift: make copies them out of the header
+ * into header_example_1(db), header_example_2(db) (test/unit/header-example.c), compiled with the
+ * public header alone and linked with the public library; this program indexes a small Maildir through
+ * the public API and checks that each example prints what its comment promises. Uses nothing but
+ * maildex.h. */
 #include "maildex.h"
 #include "test.h"
 
@@ -12,8 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The example, as the header writes it (made by make). */
-int header_example(maildex_db_t *db);
+/* The examples, as the header writes them (made by make): the newest 50 unread messages' ids; the
+ * text parts of the newest message from Alice. */
+int header_example_1(maildex_db_t *db);
+int header_example_2(maildex_db_t *db);
 
 #define MESSAGES 80
 #define T0 1704103200 /* 2024-01-01 10:00 UTC; message i is i hours later */
@@ -73,8 +76,8 @@ static maildex_db_t *small_store(const char *dir)
     return db;
 }
 
-/* Runs the example with its standard output in file path; returns what the example returned. */
-static int run_example(maildex_db_t *db, const char *path)
+/* Runs an example with its standard output in file path; returns what the example returned. */
+static int run_example(int (*example)(maildex_db_t *), maildex_db_t *db, const char *path)
 {
     int saved, fd, ret;
 
@@ -84,7 +87,7 @@ static int run_example(maildex_db_t *db, const char *path)
     ASSERT(saved >= 0 && fd >= 0);
     dup2(fd, STDOUT_FILENO);
     close(fd);
-    ret = header_example(db);
+    ret = example(db);
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
@@ -100,7 +103,7 @@ TEST(header_example_prints_the_newest_50_unread)
     FILE *f;
 
     snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT_EQ(run_example(db, out), 0);
+    ASSERT_EQ(run_example(header_example_1, db, out), 0);
     f = fopen(out, "r");
     ASSERT(f != NULL);
     while (fgets(line, sizeof line, f)) {
@@ -117,4 +120,24 @@ TEST(header_example_prints_the_newest_50_unread)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
-TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread))
+TEST(header_example_prints_the_text_of_a_message)
+{
+    const char *dir = test_scratch_dir("parts");
+    char out[4200], text[256] = "";
+    maildex_db_t *db = small_store(dir);
+    FILE *f;
+    size_t n;
+
+    snprintf(out, sizeof out, "%s/out", dir);
+    ASSERT_EQ(run_example(header_example_2, db, out), 0);
+    f = fopen(out, "r");
+    ASSERT(f != NULL);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ASSERT_STR_EQ(text, "body 79\n");
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread)
+          TEST_ENTRY(header_example_prints_the_text_of_a_message))
