@@ -147,6 +147,8 @@ void show_structured_part(struct show *s, maildex_message_t *m, const maildex_pa
     sp->begin_map(sp);
     sp->map_key(sp, "id");
     sp->integer(sp, maildex_part_id(p));
+    /* notmuch prints a decrypted part's encstatus and a verified one's sigstatus here, between id and
+     * content-type, once the walker (lib/mime-show.c walk_multipart) records them. */
     sp->map_key(sp, "content-type");
     sp->string(sp, maildex_part_content_type(p));
     print_string_key(sp, "content-disposition", maildex_part_disposition(p));
