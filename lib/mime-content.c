@@ -125,7 +125,8 @@ char *maildex__show_text(void *ctx, GMimeObject *part, size_t *len)
     *len = bytes->len;
     text = talloc_size(ctx, bytes->len + 1);
     if (text) {
-        memcpy(text, bytes->data, bytes->len);
+        if (bytes->len > 0) /* an empty GByteArray has no data pointer */
+            memcpy(text, bytes->data, bytes->len);
         text[bytes->len] = '\0';
     }
     g_object_unref(memory);

@@ -86,7 +86,11 @@ static bool reply_to_is_redundant(GMimeMessage *message, InternetAddressList *re
     if (INTERNET_ADDRESS_IS_GROUP(address))
         return false;
     wanted = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
+    /* NULL when the message has no recipient at all (notmuch asks gmime anyway, which complains on
+     * stderr). */
     recipients = g_mime_message_get_all_recipients(message);
+    if (recipients == NULL)
+        return false;
     for (int i = 0; !found && i < internet_address_list_length(recipients); i++) {
         address = internet_address_list_get_address(recipients, i);
         found = !INTERNET_ADDRESS_IS_GROUP(address) &&

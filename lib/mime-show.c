@@ -311,7 +311,8 @@ static bool part_bytes(void *ctx, GMimeObject *part, char **data, size_t *len)
     *len = bytes->len;
     *data = talloc_size(ctx, bytes->len + 1);
     if (*data) {
-        memcpy(*data, bytes->data, bytes->len);
+        if (bytes->len > 0) /* an empty GByteArray has no data pointer */
+            memcpy(*data, bytes->data, bytes->len);
         (*data)[bytes->len] = '\0';
     }
     g_object_unref(memory);

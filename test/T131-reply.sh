@@ -45,7 +45,15 @@ printf 'Received: from x by mx.example.com\n\tfor <user@work.example.com>; Mon, 
     > "$MAIL_DIR/extra/cur/received"
 printf 'Received: from x by mail.work.example.com (Postfix)\nFrom: Zed <zed@example.net>\nTo: all@lists.example.org\nReply-To: all@lists.example.org\nSubject: RE: by\nMessage-ID: <by@t>\nDate: Mon, 01 Jan 2024 10:00:00 +0000\n\nhi\r\nthere\n' \
     > "$MAIL_DIR/extra/cur/by"
+printf 'From: Zed <zed@example.net>\nReply-To: Zed <zed@example.net>\nSubject: nobody\nMessage-ID: <nobody@t>\nDate: Mon, 01 Jan 2024 10:00:00 +0000\n\nhi\n' \
+    > "$MAIL_DIR/extra/cur/nobody"
 maildex new > /dev/null
+
+test_begin_subtest "a message with a Reply-To and no recipients: nothing on stderr (notmuch prints a gmime warning)"
+output=$(maildex reply --format=headers-only id:nobody@t 2>&1)
+test_expect_equal "$output" 'In-Reply-To: <nobody@t>
+References: <nobody@t>
+To: Zed <zed@example.net>'
 
 test_begin_subtest "From: the user's address in Delivered-To (every instance read)"
 output=$(maildex reply --format=headers-only id:delivered@t; maildex reply id:delivered@t | sed -n 1p)
@@ -67,7 +75,7 @@ test_expect_equal_file "$TMP_DIRECTORY/by.want" "$TMP_DIRECTORY/by"
 
 test_begin_subtest "JSON and S-expressions need exactly one message; a query is required"
 output=$(maildex reply --format=sexp '*' 2>&1; echo "exit $?"; maildex reply 2>&1; echo "exit $?")
-test_expect_equal "$output" 'Error: search term did not match precisely one message (matched 13 messages).
+test_expect_equal "$output" 'Error: search term did not match precisely one message (matched 14 messages).
 exit 1
 Error: maildex reply requires at least one search term.
 exit 1'
