@@ -258,7 +258,9 @@ void maildex_messages_destroy(maildex_messages_t *it);
 
 /* The message's Message-ID (no angle brackets), thread id, Date header (seconds; 0 when it could not
  * be parsed), whether it matched the query (false only for thread members that did not) and whether
- * it carries an excluded tag (MAILDEX_EXCLUDE_FLAG). Strings are owned by the message. */
+ * it carries an excluded tag (with MAILDEX_EXCLUDE_FLAG; for a thread's members also with
+ * MAILDEX_EXCLUDE_TRUE and ALL, see maildex_thread_toplevel_messages). Strings are owned by the
+ * message. */
 const char *maildex_message_id(const maildex_message_t *m);
 uint64_t maildex_message_thread(const maildex_message_t *m);
 int64_t maildex_message_date(const maildex_message_t *m);
