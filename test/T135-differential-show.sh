@@ -269,4 +269,22 @@ else
     test_failure_ "$(echo "$summary" | grep -v '^#' | head -n 40)"
 fi
 
+# The whole real corpus in one show, where notmuch 0.37 crashes (the empty message/rfc822 part): maildex
+# exits 0 and prints valid JSON and S-expressions (under ASan and UBSan in the sanitizer build).
+for format in json sexp text; do
+    test_begin_subtest "show --format=$format --entire-thread=true of every real message exits 0"
+    if [ -z "$REAL_CORPUS" ]; then
+        test_skip_ "the real corpus was not found"
+        continue
+    fi
+    maildex show --format=$format --entire-thread=true 'path:real/**' > "$TMP_DIRECTORY/all.$format" 2> "$TMP_DIRECTORY/all.err"
+    rc=$?
+    case $format in
+    json) valid=$(python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8", errors="surrogateescape")); print("valid")' "$TMP_DIRECTORY/all.$format" 2>&1) ;;
+    sexp) valid=$(sed -n '1{s/^(.*)$/valid/p}' "$TMP_DIRECTORY/all.$format") ;;
+    text) valid=$(grep -c "$(printf '^\fmessage{')" "$TMP_DIRECTORY/all.$format" | sed 's/^[1-9][0-9]*$/valid/') ;;
+    esac
+    test_expect_equal "$rc|$(cat "$TMP_DIRECTORY/all.err")|$valid" "0||valid"
+done
+
 test_done
