@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <talloc.h>
+#include <time.h>
 
 /* Output format versions: the oldest and newest accepted (notmuch 0.37's). */
 #define FORMAT_VERSION_MIN 1
@@ -94,6 +95,12 @@ command_fn cmd_dump;
 command_fn cmd_restore;
 command_fn cmd_compact;
 command_fn cmd_insert;
+command_fn cmd_show;
+command_fn cmd_reply;
+
+/* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
+ * (relative-date.c). */
+void cli_relative_date(char *buf, size_t size, time_t then);
 
 /* dump's and restore's --include keywords (cmd-dump.c). */
 enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };

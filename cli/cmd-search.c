@@ -89,45 +89,6 @@ struct search {
     int64_t found;
 };
 
-/* notmuch_time_relative_date (notmuch-time.c), in local time. */
-static void relative_date(char *buf, size_t size, time_t then)
-{
-    const time_t now = time(NULL), day = 24 * 3600;
-    struct tm tm_now, tm_then;
-    time_t delta;
-
-    localtime_r(&now, &tm_now);
-    localtime_r(&then, &tm_then);
-    if (then > now) {
-        snprintf(buf, size, "the future");
-        return;
-    }
-    delta = now - then;
-    if (delta > 180 * day) {
-        strftime(buf, size, "%F", &tm_then);
-        return;
-    }
-    if (delta < 3600) {
-        snprintf(buf, size, "%d mins. ago", (int) (delta / 60));
-        return;
-    }
-    if (delta <= 7 * day) {
-        if (tm_then.tm_wday == tm_now.tm_wday && delta < day) {
-            strftime(buf, size, "Today %R", &tm_then);
-            return;
-        }
-        if ((tm_now.tm_wday + 7 - tm_then.tm_wday) % 7 == 1) {
-            strftime(buf, size, "Yest. %R", &tm_then);
-            return;
-        }
-        if (tm_then.tm_wday != tm_now.tm_wday) {
-            strftime(buf, size, "%a. %R", &tm_then);
-            return;
-        }
-    }
-    strftime(buf, size, "%B %d", &tm_then);
-}
-
 /* notmuch's sanitize_string for the text summary: tabs and newlines become spaces, other control
  * bytes '?'. */
 static char *sanitize(void *ctx, const char *s)
@@ -151,7 +112,7 @@ static void print_summary(struct search *s, maildex_thread_t *t)
     const int files = maildex_thread_files(t);
 
     snprintf(id, sizeof id, "%016llx", (unsigned long long) maildex_thread_id(t));
-    relative_date(date, sizeof date, (time_t) maildex_thread_timestamp(t));
+    cli_relative_date(date, sizeof date, (time_t) maildex_thread_timestamp(t));
     sp->begin_map(sp);
     if (sp->is_text_printer) {
         void *local = talloc_new(s->cli->ctx);

@@ -32,6 +32,15 @@ const struct command cli_commands[] = {
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[--query=infix|sexp] [QUERY...]",
      "Count messages, threads or files matching a query"},
+    {"show", cmd_show, CMD_DB_READ | CMD_QUERY,
+     "[--format=json|sexp|text|raw|mbox] [--entire-thread[=true|false]] [--unthreaded] [--body=true|false] "
+     "[--part=N] [--duplicate=N] [--include-html] [--exclude=true|false] [--sort=newest-first|oldest-first] "
+     "[--decrypt=false|auto|true] [--query=infix|sexp] QUERY...",
+     "Show the threads or messages matching a query"},
+    {"reply", cmd_reply, CMD_DB_READ | CMD_QUERY,
+     "[--format=default|json|sexp|headers-only] [--reply-to=all|sender] [--decrypt=false|auto|true] "
+     "[--duplicate=N] [--query=infix|sexp] QUERY...",
+     "Print a reply template for the messages matching a query"},
     {"tag", cmd_tag, CMD_DB_WRITE | CMD_QUERY, "[--batch] [--input=FILE] [--remove-all] [--query=infix|sexp] +TAG|-TAG... [--] QUERY...",
      "Add or remove tags of the messages matching a query"},
     {"insert", cmd_insert, CMD_DB_WRITE,

@@ -342,7 +342,9 @@ void maildex_messages_destroy(maildex_messages_t *it);
 
 /* The message's Message-ID (no angle brackets), thread id, Date header (seconds; 0 when it could not
  * be parsed), whether it matched the query (false only for thread members that did not) and whether
- * it carries an excluded tag (MAILDEX_EXCLUDE_FLAG). Strings are owned by the message. */
+ * it carries an excluded tag (with MAILDEX_EXCLUDE_FLAG; for a thread's members also with
+ * MAILDEX_EXCLUDE_TRUE and ALL, see maildex_thread_toplevel_messages). Strings are owned by the
+ * message. */
 const char *maildex_message_id(const maildex_message_t *m);
 uint64_t maildex_message_thread(const maildex_message_t *m);
 int64_t maildex_message_date(const maildex_message_t *m);
@@ -393,6 +395,23 @@ const char *maildex_thread_subject(const maildex_thread_t *t);
 const char *const *maildex_thread_tags(const maildex_thread_t *t);
 const char *maildex_thread_matched_query(const maildex_thread_t *t);
 const char *maildex_thread_unmatched_query(const maildex_thread_t *t);
+
+/* The thread's messages arranged as notmuch 0.37 arranges them for `show` (lib/thread.cc): each message
+ * is a reply of the message its In-Reply-To (the parent chosen when it was indexed) names when that one
+ * is in the thread; a message without such a parent hangs under the deepest thread member its
+ * References name (their ids read from its file), or is a top-level message; replies and top-level
+ * messages are in date order. Every message of the thread is there, matched or not
+ * (maildex_message_matched); maildex_message_excluded is set for the members that carry an excluded
+ * tag unless the query was created with MAILDEX_EXCLUDE_FALSE. Sets *out to the top-level messages,
+ * NULL-terminated, owned by the thread (valid until the next maildex_threads_next). Reads the thread's
+ * messages through the thread index, and the files of only the messages whose In-Reply-To is not in
+ * the thread. Returns MAILDEX_STATUS_OK, or a database status (or MAILDEX_STATUS_IO_ERROR when the
+ * parser module cannot be loaded) with *out NULL. */
+maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_message_t *const **out);
+
+/* The replies of a message of maildex_thread_toplevel_messages (date order), NULL-terminated; never
+ * NULL (empty for a message from maildex_messages_next). Owned by the thread. */
+maildex_message_t *const *maildex_message_replies(const maildex_message_t *m);
 
 /* Counts the matching messages, their threads, or their files (offset and limit do not apply).
  * Returns MAILDEX_STATUS_OK and sets *count, or a database status. */
@@ -682,6 +701,159 @@ maildex_status_t maildex_db_suggest(maildex_db_t *db, const char *word, size_t m
 
 /* Frees a string array returned by maildex_db_suggest. Accepts NULL. */
 void maildex_strings_free(char **strings);
+
+/* ---- reading a message: its MIME parts (show), a reply to it (reply) -------------------------------- */
+
+/* A message file's MIME structure as notmuch 0.37 shows it (notmuch-show.c, mime-node.c), parsed by the
+ * parser module and copied out of gmime into plain memory: a tree of parts numbered depth first (the
+ * message itself 0, its root part 1; a message/rfc822 part and the root part of its message each get
+ * a number), each with what `show` prints of it.
+ *
+ * Usage (the text of every text part of the newest message from Alice; make check compiles and runs it):
+ *     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
+ *     maildex_parts_options_t popts = MAILDEX_PARTS_OPTIONS_INIT;
+ *     maildex_query_t *q;
+ *     maildex_messages_t *msgs;
+ *     maildex_message_t *m;
+ *     maildex_part_t *root, *part;
+ *     qopts.limit = 1;
+ *     if (maildex_query_create(db, "from:alice", &qopts, &q) != MAILDEX_STATUS_OK)
+ *         return 1;
+ *     if (maildex_query_search_messages(q, &msgs) == MAILDEX_STATUS_OK &&
+ *         maildex_messages_next(msgs, &m) == MAILDEX_STATUS_OK && m &&
+ *         maildex_message_parts(m, 0, &popts, &root) == MAILDEX_STATUS_OK) {
+ *         for (int id = 1; (part = maildex_part_find(root, id)) != NULL; id++) {
+ *             size_t len;
+ *             const char *text = maildex_part_content(part, &len);
+ *             if (text)
+ *                 fwrite(text, 1, len, stdout);
+ *         }
+ *     }
+ *     maildex_query_destroy(q);
+ * A part tree is a talloc child of its message (freed with it, or sooner by maildex_part_free). */
+typedef struct maildex_part maildex_part_t;
+
+typedef enum {
+    MAILDEX_PART_MESSAGE = 0, /* the file's message (id 0) or a message/rfc822 part: headers, one child */
+    MAILDEX_PART_MULTIPART,   /* multipart/...: its parts as children */
+    MAILDEX_PART_LEAF,        /* any other part: content, or its charset, encoding and length */
+} maildex_part_kind_t;
+
+/* One header as `show` prints it. */
+typedef struct {
+    const char *name;
+    const char *value; /* NULL for a Subject or From the message lacks */
+} maildex_header_t;
+
+typedef struct {
+    bool body;          /* parse the parts under the message (false: the message and its headers
+                           only, for show --body=false and the mbox "From " line) */
+    bool include_html;  /* decode text/html parts too (show --include-html) */
+    /* NULL-terminated names of headers to add to each message's headers after Date (notmuch's
+     * show.extra_headers), or NULL. Not copied: valid while the tree is built. */
+    const char *const *extra_headers;
+} maildex_parts_options_t;
+
+#define MAILDEX_PARTS_OPTIONS_INIT {.body = true, .include_html = false, .extra_headers = NULL}
+
+/* Parses a file of m: file number duplicate (1 for the first, as maildex_message_files orders them)
+ * or, for duplicate 0, the first that can be opened. opts may be NULL (the defaults above). A part
+ * that cannot be parsed is shown as far as it parses. Returns MAILDEX_STATUS_OK and sets *out, or
+ * sets *out to NULL and returns MAILDEX_STATUS_FILE_NOT_FOUND (m has no file number duplicate, or
+ * none of its files can be opened; the message names the file and the reason), FILE_NOT_EMAIL (no
+ * message could be read from it), IO_ERROR (the parser module could not be loaded), NO_MEMORY or a
+ * database status; the message is on the database handle. */
+maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate,
+                                       const maildex_parts_options_t *opts, maildex_part_t **out);
+
+/* Frees a part tree (root) early. Accepts NULL. */
+void maildex_part_free(maildex_part_t *root);
+
+/* The part numbered id in the tree under p (p itself when id is p's number), or NULL. */
+maildex_part_t *maildex_part_find(maildex_part_t *p, int id);
+
+/* Kind, depth-first number, children (count and the i-th, NULL past the end). */
+maildex_part_kind_t maildex_part_kind(const maildex_part_t *p);
+int maildex_part_id(const maildex_part_t *p);
+size_t maildex_part_count(const maildex_part_t *p);
+maildex_part_t *maildex_part_child(const maildex_part_t *p, size_t i);
+
+/* What a part says of itself, each NULL when absent (all NULL for the message itself, id 0): its
+ * type/subtype as written ("Text/PLAIN" stays), its Content-Disposition value, Content-ID and file
+ * name (leaves only). Owned by the tree. */
+const char *maildex_part_content_type(const maildex_part_t *p);
+const char *maildex_part_disposition(const maildex_part_t *p);
+const char *maildex_part_content_id(const maildex_part_t *p);
+const char *maildex_part_filename(const maildex_part_t *p);
+
+/* A leaf's text when it was decoded (a text/... part; text/html only with include_html): converted
+ * to UTF-8 from its charset (a mislabelled ISO-8859 part as the Windows charset it really is), CRLF
+ * turned into LF, exactly as notmuch prints it; *len bytes, NULs possible. NULL for every other
+ * part. */
+const char *maildex_part_content(const maildex_part_t *p, size_t *len);
+
+/* A leaf whose content is not decoded: its charset parameter and Content-Transfer-Encoding (NULL when
+ * absent), and the length of its content as encoded in the file (-1 when it has none). */
+const char *maildex_part_charset(const maildex_part_t *p);
+const char *maildex_part_transfer_encoding(const maildex_part_t *p);
+int64_t maildex_part_length(const maildex_part_t *p);
+
+/* A message part's headers in show's order: Subject, From, To, Cc, Bcc and Reply-To when present,
+ * Date (reformatted by gmime; the epoch when it cannot be read), then the extra headers it has, each
+ * named as the file spells it. *n is set to their number; NULL (and 0) for other parts. */
+const maildex_header_t *maildex_part_headers(const maildex_part_t *p, size_t *n);
+
+/* For the file's message (id 0) only, the headers as notmuch's notmuch_message_get_header reads them:
+ * decoded From and Date ("" when absent), and the address of the first From mailbox (notmuch's mbox
+ * "From " line; "MAILER-DAEMON" when there is none). NULL for other parts. */
+const char *maildex_part_from(const maildex_part_t *p);
+const char *maildex_part_date(const maildex_part_t *p);
+const char *maildex_part_sender_address(const maildex_part_t *p);
+
+/* The bytes `show --format=raw --part=id` prints: for a leaf, its content decoded from its
+ * Content-Transfer-Encoding (no charset conversion); for any other part, the part as gmime writes it
+ * (headers and body; a message/rfc822 part's message without the enclosing part's headers). id must
+ * be at least 1 (part 0 is the file itself). Sets *data (owned by m, valid until the next call on m)
+ * and *len. Returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (*data NULL), or a
+ * status of maildex_message_parts. */
+maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id,
+                                            const char **data, size_t *len);
+
+/* ---- replies ---- */
+
+typedef struct maildex_reply maildex_reply_t;
+
+typedef struct {
+    const char *user_name;            /* user.name */
+    const char *primary_email;        /* user.primary_email */
+    const char *const *other_email;   /* user.other_email, NULL-terminated, or NULL */
+    bool reply_all;                   /* --reply-to=all (true) or sender */
+    bool headers_only;                /* --format=headers-only: only In-Reply-To, References and the
+                                         recipients (notmuch's "limited" reply) */
+    const char *const *extra_headers; /* the original's extra headers, as maildex_parts_options_t's */
+} maildex_reply_options_t;
+
+/* Builds notmuch's reply to file number duplicate of m (as maildex_message_parts picks it): Subject
+ * with "Re: " unless it starts with "Re:", recipients from Reply-To (unless a mailing list munged it),
+ * From, To, Cc and Bcc without the user's own addresses (only the first non-empty set with
+ * reply_all false), From the user's name and the first address of theirs found in the message
+ * (else in Envelope-To, X-Original-To, Delivered-To, the Received chain, else primary_email),
+ * In-Reply-To and References. Returns MAILDEX_STATUS_OK and sets *out (a child of m), or the statuses
+ * of maildex_message_parts. */
+maildex_status_t maildex_message_reply(maildex_message_t *m, int duplicate,
+                                       const maildex_reply_options_t *opts, maildex_reply_t **out);
+
+/* The reply's headers as notmuch writes them for `reply --format=default|headers-only`: RFC 2822
+ * text, encoded and folded by gmime, ending with the empty line. Owned by the reply. */
+const char *maildex_reply_header_text(const maildex_reply_t *r);
+
+/* The reply's headers as `reply --format=json|sexp` prints them: Subject, From, To, Cc, Bcc when
+ * set, then In-reply-to and References. *n is set to their number. Owned by the reply. */
+const maildex_header_t *maildex_reply_headers(const maildex_reply_t *r, size_t *n);
+
+/* The message replied to, as maildex_message_parts parses it with the defaults and the options'
+ * extra_headers (text decoded, no HTML). Owned by the reply. */
+maildex_part_t *maildex_reply_original(const maildex_reply_t *r);
 
 #ifdef __cplusplus
 }

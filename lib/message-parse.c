@@ -351,9 +351,7 @@ static int close_fd(int *fd)
     return 0;
 }
 
-/* Opens path without blocking (a FIFO with no writer must not hang us) and checks it is a regular
- * file of acceptable size; returns the descriptor, closed by a talloc destructor, or NULL. */
-static int *open_regular(void *ctx, const char *path, size_t *size, char **error)
+int *maildex__open_regular(void *ctx, const char *path, size_t *size, char **error)
 {
     int *fd = talloc(ctx, int);
     struct stat st;
@@ -391,7 +389,7 @@ static int *open_regular(void *ctx, const char *path, size_t *size, char **error
 static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char **error)
 {
     size_t size = 0, cap, len = 0;
-    int *fd = open_regular(ctx, path, &size, error);
+    int *fd = maildex__open_regular(ctx, path, &size, error);
     char *data;
 
     if (fd == NULL)

@@ -10,13 +10,14 @@
 
 #include "maildex-private.h"
 #include "message-parse.h"
+#include "mime-tree.h"
 
 #include <stdint.h>
 
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 2 /* 2: the parsed message's senders and recipients (address) */
+#define MAILDEX__MIME_ABI 3 /* 2: the parsed message's senders and recipients (address); 3: show's entries */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -28,6 +29,18 @@ struct maildex__mime_ops {
                       char **error);
     int (*parse_buffer)(void *ctx, const char *data, size_t len,
                         struct maildex__parsed_message **out, char **error);
+    /* show and reply (cli/cmd-show.c, cli/cmd-reply.c; lib/mime-show.h says what each returns): a
+     * file's parts, the bytes of one part, a reply to it, and its References ids (thread-tree.c).
+     * Only plain talloc structs (mime-tree.h) come back. */
+    int (*show_file)(void *ctx, const char *path, const maildex_parts_options_t *opts,
+                     struct maildex_part **out, char **error);
+    int (*show_part_bytes)(void *ctx, const char *path, int id, char **data, size_t *len,
+                           char **error);
+    int (*show_reply_file)(void *ctx, const char *path, const char *message_id,
+                           const maildex_reply_options_t *opts, struct maildex_reply **out,
+                           char **error);
+    int (*show_references_file)(void *ctx, const char *path, const char *message_id, char ***out,
+                                char **error);
 };
 
 /* The table of the parser as built with this header (mime-linked.c and the module's maildex_mime_ops). */
@@ -36,6 +49,9 @@ struct maildex__mime_ops {
         .abi = MAILDEX__MIME_ABI, .ops_size = sizeof(struct maildex__mime_ops),                    \
         .message_size = sizeof(struct maildex__parsed_message), .init = maildex__message_parse_init, \
         .parse_file = maildex__message_parse_file, .parse_buffer = maildex__message_parse_buffer,  \
+        .show_file = maildex__show_file, .show_part_bytes = maildex__show_part_bytes,              \
+        .show_reply_file = maildex__show_reply_file,                                              \
+        .show_references_file = maildex__show_references_file,                                    \
     }
 
 /* Parses, under ctx, the first of message key's files (in the order they were found) that reads as

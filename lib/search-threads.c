@@ -8,11 +8,16 @@
 #include <stdlib.h>
 
 struct maildex_thread {
+    maildex_query_t *q;
     uint64_t id;
     int64_t timestamp, oldest, newest;
     int matched, total, files;
     const char *authors, *subject, *matched_query, *unmatched_query;
     const char **tags;
+    struct member *members; /* oldest first, kept for maildex_thread_toplevel_messages */
+    size_t nmembers;
+    struct maildex__message_stmts stmts;
+    maildex_message_t **toplevel; /* arranged on first call */
 };
 
 /* Rows of the stream a thread summary may read ahead: this many, plus so many per member it has to
@@ -49,7 +54,7 @@ struct maildex_threads {
 /* One message of the thread being summarised: the members statement's row. */
 struct member {
     int64_t key, date;
-    const char *message_id, *author, *subject, *tag_ids;
+    const char *message_id, *author, *subject, *tag_ids, *parent;
     bool inline_match, excluded, match;
     int files;
 };
@@ -89,7 +94,7 @@ static maildex_status_t prepare_threads(maildex_threads_t *it)
                      talloc_asprintf(it, "SELECT m.id, m.message_id, m.date, m.author, m.subject, %s, "
                                          "%s, (SELECT count(*) FROM files WHERE message = m.id), "
                                          "(SELECT group_concat(tag) FROM message_tags "
-                                         "WHERE message = m.id) "
+                                         "WHERE message = m.id), m.parent "
                                          "FROM messages m WHERE m.thread = ?1 ORDER BY m.id",
                                      it->method == MATCH_INLINE ? plan->match : "0", plan->excluded),
                      plan, &it->members);
@@ -393,12 +398,14 @@ static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t 
         const char *author = (const char *) sqlite3_column_text(m, 3);
         const char *subject = (const char *) sqlite3_column_text(m, 4);
         const char *tag_ids = (const char *) sqlite3_column_text(m, 8);
+        const char *parent = (const char *) sqlite3_column_text(m, 9);
         mb->key = sqlite3_column_int64(m, 0);
         mb->date = sqlite3_column_int64(m, 2);
         mb->message_id = talloc_strdup(list, mid ? mid : "");
         mb->author = talloc_strdup(list, author ? author : "");
         mb->subject = talloc_strdup(list, subject ? subject : "");
         mb->tag_ids = tag_ids ? talloc_strdup(list, tag_ids) : NULL;
+        mb->parent = parent ? talloc_strdup(list, parent) : NULL;
         mb->inline_match = sqlite3_column_int(m, 5) != 0;
         mb->excluded = sqlite3_column_int(m, 6) != 0;
         mb->files = sqlite3_column_int(m, 7);
@@ -535,24 +542,25 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t
                                      maildex_thread_t **out)
 {
     maildex_thread_t *t = talloc_zero(it, maildex_thread_t);
-    void *local = talloc_new(NULL);
     struct summary_state s = {0};
     struct member *list = NULL;
     size_t n = 0;
     maildex_status_t st;
 
     *out = NULL;
-    if (t == NULL || local == NULL) {
-        talloc_free(t);
-        talloc_free(local);
+    if (t == NULL)
         return maildex__error(it->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
-    }
+    t->q = it->q;
     t->id = id;
     t->subject = "";
+    t->stmts.owner = t;
     uniq_init(&s.authors);
     uniq_init(&s.matched_authors);
     uniq_init(&s.tags);
-    st = read_members(it, local, id, &list, &n);
+    /* The members stay with the thread: show arranges them (a few hundred bytes each). */
+    st = read_members(it, t, id, &list, &n);
+    t->members = list;
+    t->nmembers = n;
     if (st == MAILDEX_STATUS_OK && it->method == MATCH_RANGED)
         st = decide_matches(it, list, n, first);
     for (size_t i = 0; st == MAILDEX_STATUS_OK && i < n; i++)
@@ -571,7 +579,6 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t
     uniq_free(&s.authors);
     uniq_free(&s.matched_authors);
     uniq_free(&s.tags);
-    talloc_free(local);
     if (st != MAILDEX_STATUS_OK)
         talloc_free(t);
     else
@@ -644,4 +651,48 @@ const char *maildex_thread_subject(const maildex_thread_t *t) { return t->subjec
 const char *const *maildex_thread_tags(const maildex_thread_t *t) { return t->tags; }
 const char *maildex_thread_matched_query(const maildex_thread_t *t) { return t->matched_query; }
 const char *maildex_thread_unmatched_query(const maildex_thread_t *t) { return t->unmatched_query; }
+
+/* The thread's members as message objects, oldest first, for thread-tree.c: matched as the summary
+ * decided, excluded as notmuch flags thread members (an excluded tag, unless exclusion is off). */
+maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_message_t *const **out)
+{
+    maildex_message_t **list = talloc_zero_array(t, maildex_message_t *, t->nmembers + 1);
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    *out = NULL;
+    if (t->toplevel) {
+        talloc_free(list);
+        *out = t->toplevel;
+        return MAILDEX_STATUS_OK;
+    }
+    for (size_t i = 0; list && i < t->nmembers; i++) {
+        const struct member *mb = &t->members[i];
+        maildex_message_t *m = list[i] = talloc_zero(list, maildex_message_t);
+        if (m == NULL)
+            break;
+        m->q = t->q;
+        m->stmts = &t->stmts;
+        m->key = mb->key;
+        m->message_id = mb->message_id;
+        m->thread = t->id;
+        m->date = mb->date;
+        m->matched = mb->match;
+        m->excluded = mb->excluded && t->q->exclude != MAILDEX__EXCLUDE_FALSE;
+        m->parent = mb->parent;
+    }
+    if (list == NULL || (t->nmembers > 0 && list[t->nmembers - 1] == NULL))
+        st = maildex__error(t->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__thread_arrange(list, list, t->nmembers, maildex__references_of_file, t->q->db,
+                                     &t->toplevel);
+    if (st == MAILDEX_STATUS_NO_MEMORY)
+        maildex__error(t->q->db, st, "out of memory");
+    if (st != MAILDEX_STATUS_OK) {
+        talloc_free(list);
+        t->toplevel = NULL;
+        return st;
+    }
+    *out = t->toplevel;
+    return st;
+}
 

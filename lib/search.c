@@ -10,23 +10,11 @@
 
 #include <stdlib.h>
 
-struct maildex_message {
-    maildex_query_t *q;
-    maildex_messages_t *it;
-    int64_t key;
-    const char *message_id;
-    uint64_t thread;
-    int64_t date;
-    bool matched, excluded;
-    const char **files, **tags;
-    maildex_pair_t *properties;
-};
-
 struct maildex_messages {
     maildex_query_t *q;
     sqlite3_stmt *stream;
     sqlite3_stmt *detail;   /* message_id, thread, date, excluded of one id */
-    sqlite3_stmt *files, *tags; /* files_sql, tags_sql: prepared on first use, for every message */
+    struct maildex__message_stmts stmts; /* files and tags, for every message */
     maildex_message_t *current;
 };
 
@@ -149,6 +137,7 @@ static maildex_status_t open_messages(maildex_query_t *q, bool limited, maildex_
     if (it == NULL)
         return maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     it->q = q;
+    it->stmts.owner = it;
     sql = talloc_asprintf(it, "%s%s%s", plan->stream, plan->order,
                           limited ? " LIMIT ?1 OFFSET ?2" : "");
     st = maildex__search_prepare(it, q->db, sql, plan, &it->stream);
@@ -190,7 +179,7 @@ static maildex_status_t load_message(maildex_messages_t *it, int64_t key, mailde
         return maildex__search_step_error(it->q->db, it->detail);
     }
     m->q = it->q;
-    m->it = it;
+    m->stmts = &it->stmts;
     m->key = key;
     m->message_id = talloc_strdup(m, (const char *) sqlite3_column_text(it->detail, 0));
     m->thread = (uint64_t) sqlite3_column_int64(it->detail, 1);
@@ -230,13 +219,20 @@ int64_t maildex_message_date(const maildex_message_t *m) { return m->date; }
 bool maildex_message_matched(const maildex_message_t *m) { return m->matched; }
 bool maildex_message_excluded(const maildex_message_t *m) { return m->excluded; }
 
+maildex_message_t *const *maildex_message_replies(const maildex_message_t *m)
+{
+    static maildex_message_t *const none[] = {NULL};
+
+    return m->replies ? m->replies : none;
+}
+
 static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
                                 "f.directory WHERE f.message = ?1 ORDER BY f.id";
 static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
                                "WHERE mt.message = ?1 ORDER BY t.name";
 
-/* Runs *stmt (prepared from sql on the iterator the first time) with ?1 = m's key and collects column
- * 0, or columns 0 and 1 joined as a path under the mail root, into a list on m. */
+/* Runs *stmt (prepared from sql on the statements' owner the first time) with ?1 = m's key and
+ * collects column 0, or columns 0 and 1 joined as a path under the mail root, into a list on m. */
 static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, const char *sql,
                                     bool paths, const char ***out)
 {
@@ -249,7 +245,7 @@ static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, c
 
     *out = NULL;
     if (*stmt == NULL)
-        st = maildex__search_prepare(m->it, db, sql, NULL, stmt);
+        st = maildex__search_prepare(m->stmts->owner, db, sql, NULL, stmt);
     if (st != MAILDEX_STATUS_OK)
         goto done;
     sqlite3_reset(*stmt);
@@ -287,7 +283,7 @@ maildex_status_t maildex_message_files(maildex_message_t *m, const char *const *
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->files == NULL)
-        st = string_list(m, &m->it->files, files_sql, true, &m->files);
+        st = string_list(m, &m->stmts->files, files_sql, true, &m->files);
     *out = m->files;
     return st;
 }
@@ -297,7 +293,7 @@ maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->tags == NULL)
-        st = string_list(m, &m->it->tags, tags_sql, false, &m->tags);
+        st = string_list(m, &m->stmts->tags, tags_sql, false, &m->tags);
     *out = m->tags;
     return st;
 }

@@ -1,7 +1,8 @@
-/* The usage example in lib/maildex.h, so that it cannot drift: make copies it out of the header into
- * header_example(db) (test/unit/header-example.c), compiled with the public header alone and linked
- * with the public library; this program indexes a small Maildir through the public API and checks
- * that the example prints what its comment promises. Uses nothing but maildex.h. */
+/* The usage examples in lib/maildex.h, so that they cannot drift: make copies them out of the header
+ * into header_example_1(db), header_example_2(db), ... (test/unit/header-example.c), compiled with the
+ * public header alone and linked with the public library; this program indexes a small Maildir through
+ * the public API and checks that each example prints what its comment promises. Uses nothing but
+ * maildex.h. */
 #include "maildex.h"
 #include "test.h"
 
@@ -15,6 +16,7 @@
 /* The examples, as the header writes them (made by make), in the header's order. */
 int header_example_1(maildex_db_t *db);
 int header_example_2(maildex_db_t *db);
+int header_example_3(maildex_db_t *db);
 
 #define MESSAGES 80
 #define T0 1704103200 /* 2024-01-01 10:00 UTC; message i is i hours later */
@@ -143,5 +145,26 @@ TEST(header_example_prints_each_correspondent_once)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
+/* The parts example: the text of the newest message from Alice. */
+TEST(header_example_prints_the_text_of_a_message)
+{
+    const char *dir = test_scratch_dir("parts");
+    char out[4200], text[256] = "";
+    maildex_db_t *db = small_store(dir);
+    FILE *f;
+    size_t n;
+
+    snprintf(out, sizeof out, "%s/out", dir);
+    ASSERT_EQ(run_example(header_example_3, db, out), 0);
+    f = fopen(out, "r");
+    ASSERT(f != NULL);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ASSERT_STR_EQ(text, "body 79\n");
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
 TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread)
-          TEST_ENTRY(header_example_prints_each_correspondent_once))
+          TEST_ENTRY(header_example_prints_each_correspondent_once)
+          TEST_ENTRY(header_example_prints_the_text_of_a_message))

@@ -1,0 +1,233 @@
+/* `maildex show`: notmuch 0.37's show command (notmuch-show.c): threads, or messages, of a query in
+ * JSON, S-expressions, text, raw or mbox, nested as notmuch nests them (notmuch-compat.md 2.5). This
+ * file reads the options, picks the mode (one message for --part, --duplicate and raw; threads; or
+ * --unthreaded), walks the messages and hands each to its format's printer (show.h). One thread is in
+ * memory at a time, freed before the next. Signatures are not verified and encrypted parts not
+ * decrypted yet: --verify is not accepted, --decrypt=false|auto|true show the parts as they are. */
+#include "show.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FORMAT_UNSET, FORMAT_JSON, FORMAT_SEXP, FORMAT_TEXT, FORMAT_MBOX, FORMAT_RAW };
+enum { DECRYPT_FALSE, DECRYPT_AUTO, DECRYPT_TRUE, DECRYPT_STASH };
+
+struct show_run {
+    struct show s;
+    show_message_fn *print;
+    bool entire_thread, omit_excluded, unthreaded;
+    int failed;
+};
+
+static int show_one(struct show_run *r, maildex_message_t *m, int indent)
+{
+    int rc = r->print(&r->s, m, indent);
+
+    r->failed |= rc;
+    return rc;
+}
+
+/* notmuch's show_messages: each message, or null where a non-matching one is left out, then its
+ * replies one level deeper (when it was printed). */
+static void show_messages(struct show_run *r, maildex_message_t *const *list, int indent)
+{
+    struct sprinter *sp = r->s.sp;
+
+    sp->begin_list(sp);
+    for (; *list; list++) {
+        maildex_message_t *m = *list;
+        int next = indent;
+        sp->begin_list(sp);
+        if ((maildex_message_matched(m) && (!maildex_message_excluded(m) || !r->omit_excluded)) ||
+            r->entire_thread) {
+            show_one(r, m, indent);
+            next = indent + 1;
+        } else {
+            sp->null(sp);
+        }
+        show_messages(r, maildex_message_replies(m), next);
+        sp->end(sp);
+    }
+    sp->end(sp);
+}
+
+static maildex_status_t show_threads(struct show_run *r, maildex_query_t *q)
+{
+    maildex_threads_t *it;
+    maildex_thread_t *t;
+    maildex_message_t *const *top;
+    maildex_status_t st = maildex_query_search_threads(q, &it);
+
+    r->s.sp->begin_list(r->s.sp);
+    while (st == MAILDEX_STATUS_OK && (st = maildex_threads_next(it, &t)) == MAILDEX_STATUS_OK && t)
+        if ((st = maildex_thread_toplevel_messages(t, &top)) == MAILDEX_STATUS_OK)
+            show_messages(r, top, 0);
+    r->s.sp->end(r->s.sp);
+    return st;
+}
+
+static maildex_status_t show_unthreaded(struct show_run *r, maildex_query_t *q)
+{
+    struct sprinter *sp = r->s.sp;
+    maildex_messages_t *it;
+    maildex_message_t *m;
+    maildex_status_t st = maildex_query_search_messages(q, &it);
+
+    sp->begin_list(sp);
+    while (st == MAILDEX_STATUS_OK && (st = maildex_messages_next(it, &m)) == MAILDEX_STATUS_OK && m) {
+        sp->begin_list(sp);
+        sp->begin_list(sp);
+        if (!maildex_message_excluded(m) || !r->omit_excluded)
+            show_one(r, m, 0);
+        else
+            sp->null(sp);
+        sp->end(sp);
+        sp->end(sp);
+    }
+    sp->end(sp);
+    return st;
+}
+
+/* One message: the query must match exactly one (exclusions do not apply). */
+static int show_single(struct show_run *r, maildex_query_t *q)
+{
+    struct cli *cli = r->s.cli;
+    maildex_messages_t *it;
+    maildex_message_t *m = NULL;
+    uint64_t count = 0;
+
+    if (maildex_query_count_messages(q, &count) != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    if (count != 1) {
+        fprintf(stderr, "Error: search term did not match precisely one message (matched %llu messages).\n",
+                (unsigned long long) count);
+        return EXIT_FAILURE;
+    }
+    if (maildex_query_search_messages(q, &it) != MAILDEX_STATUS_OK ||
+        maildex_messages_next(it, &m) != MAILDEX_STATUS_OK)
+        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    if (m == NULL) {
+        fprintf(stderr, "Error: Cannot find matching message.\n");
+        return EXIT_FAILURE;
+    }
+    return show_one(r, m, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* The printer of each format, and the structured printer beside it. */
+static show_message_fn *format_printer(int format)
+{
+    switch (format) {
+    case FORMAT_JSON:
+    case FORMAT_SEXP: return show_structured_message;
+    case FORMAT_RAW: return show_raw_message;
+    case FORMAT_MBOX: return show_mbox_message;
+    default: return show_text_message;
+    }
+}
+
+/* notmuch's checks and defaults between the options, in its order; returns 0 or an exit status. */
+static int settle_options(struct show_run *r, int *format, bool *single, bool entire_thread_set, int decrypt)
+{
+    bool structured;
+
+    *single = r->s.part >= 0 || r->s.duplicate > 0;
+    if (*format == FORMAT_UNSET)
+        *format = r->s.part >= 0 ? FORMAT_RAW : FORMAT_TEXT;
+    if (*format == FORMAT_MBOX && r->s.part > 0) {
+        fprintf(stderr, "Error: specifying parts is incompatible with mbox output format.\n");
+        return EXIT_FAILURE;
+    }
+    *single |= *format == FORMAT_RAW;
+    structured = *format == FORMAT_JSON || *format == FORMAT_SEXP;
+    if (!entire_thread_set && structured)
+        r->entire_thread = true;
+    if (!r->s.body && r->s.part > 0) {
+        fprintf(stderr, "Warning: --body=false is incompatible with --part > 0. Disabling.\n");
+        r->s.body = true;
+    } else if (!r->s.body && !structured && *format != FORMAT_TEXT) {
+        fprintf(stderr, "Warning: --body=false only implemented for format=text, format=json and format=sexp\n");
+    }
+    if (r->s.include_html && !structured && *format != FORMAT_TEXT)
+        fprintf(stderr, "Warning: --include-html only implemented for format=text, format=json and format=sexp\n");
+    /* notmuch reopens the database read-write to stash session keys; maildex's show never writes. */
+    if (decrypt == DECRYPT_STASH) {
+        fprintf(stderr, "Error reopening database for READ_WRITE: Attempt to write to a read-only database\n");
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
+static struct sprinter *make_printer(void *ctx, int format)
+{
+    if (format == FORMAT_JSON)
+        return sprinter_json_create(ctx, stdout);
+    if (format == FORMAT_SEXP)
+        return sprinter_sexp_create(ctx, stdout);
+    return sprinter_text_create(ctx, stdout);
+}
+
+int cmd_show(struct cli *cli, int argc, char **argv)
+{
+    static const struct keyword formats[] = {{"json", FORMAT_JSON}, {"text", FORMAT_TEXT}, {"sexp", FORMAT_SEXP},
+                                             {"mbox", FORMAT_MBOX}, {"raw", FORMAT_RAW}, {NULL, 0}};
+    static const struct keyword sorts[] = {{"newest-first", MAILDEX_SORT_NEWEST_FIRST},
+                                           {"oldest-first", MAILDEX_SORT_OLDEST_FIRST}, {NULL, 0}};
+    /* A bare --decrypt means true: the first keyword. */
+    static const struct keyword decrypts[] = {{"true", DECRYPT_TRUE}, {"false", DECRYPT_FALSE},
+                                              {"auto", DECRYPT_AUTO}, {"stash", DECRYPT_STASH}, {NULL, 0}};
+    struct show_run r = {.s = {.cli = cli, .out = stdout, .part = -1, .body = true}, .omit_excluded = true};
+    int format = FORMAT_UNSET, sort = MAILDEX_SORT_NEWEST_FIRST, decrypt = DECRYPT_AUTO, rc;
+    bool exclude = true, entire_thread_set = false, single;
+    const struct option opts[] = {
+        {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
+        {OPT_KEYWORD, "sort", &sort, sorts, NULL, NULL},
+        {OPT_BOOL, "exclude", &exclude, NULL, NULL, NULL},
+        {OPT_BOOL, "entire-thread", &r.entire_thread, NULL, NULL, &entire_thread_set},
+        {OPT_BOOL, "unthreaded", &r.unthreaded, NULL, NULL, NULL},
+        {OPT_INT, "part", &r.s.part, NULL, NULL, NULL},
+        {OPT_KEYWORD, "decrypt", &decrypt, decrypts, NULL, NULL},
+        {OPT_BOOL, "body", &r.s.body, NULL, NULL, NULL},
+        {OPT_BOOL, "include-html", &r.s.include_html, NULL, NULL, NULL},
+        {OPT_INT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
+        {OPT_END, NULL, NULL, NULL, NULL, NULL},
+    };
+    maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    int first = cli_start(cli, argc, argv, opts);
+    char *text;
+
+    if (first < 0)
+        return -first;
+    if ((rc = settle_options(&r, &format, &single, entire_thread_set, decrypt)) != 0)
+        return rc;
+    text = cli_query_string(cli->ctx, argc - first, argv + first);
+    if (*text == '\0') {
+        fprintf(stderr, "Error: maildex show requires at least one search term.\n");
+        return EXIT_FAILURE;
+    }
+    r.s.popts = (maildex_parts_options_t){
+        .body = r.s.body, .include_html = r.s.include_html,
+        .extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers")};
+    r.print = format_printer(format);
+    r.omit_excluded = exclude;
+    qopts.sort = (maildex_sort_t) sort;
+    /* A single message ignores search.exclude_tags; otherwise excluded messages are always flagged
+     * and --exclude=false only stops them from hiding their threads. */
+    qopts.exclude = single ? MAILDEX_EXCLUDE_FALSE : exclude ? MAILDEX_EXCLUDE_TRUE : MAILDEX_EXCLUDE_FLAG;
+    if ((rc = cli_query_create(cli, text, &qopts, &q)) != 0)
+        return rc;
+    r.s.sp = make_printer(cli->ctx, format);
+    if (single)
+        rc = show_single(&r, q);
+    else if (r.unthreaded)
+        st = show_unthreaded(&r, q);
+    else
+        st = show_threads(&r, q);
+    if (st != MAILDEX_STATUS_OK)
+        rc = cli_error(cli, "%s", maildex_db_errmsg(cli->db));
+    else if (r.s.sp->error)
+        rc = cli_error(cli, "%s", r.s.sp->error);
+    maildex_query_destroy(q);
+    return rc ? rc : r.failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

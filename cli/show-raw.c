@@ -1,0 +1,117 @@
+/* show's byte formats (notmuch 0.37's format_part_raw and format_part_mbox): --format=raw prints a
+ * message's file verbatim, or with --part=N the bytes of that part; --format=mbox prints each message
+ * as mboxrd ("From <address> <asctime date>", every line that starts with ">"s and "From " gets one
+ * more ">", an empty line after it). Nothing here converts or escapes anything else. */
+#include "show.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The file notmuch's raw output reads: the first one numbered duplicate or later. */
+static const char *raw_file(struct show *s, maildex_message_t *m)
+{
+    const char *const *files;
+    size_t i = 0;
+
+    if (maildex_message_files(m, &files) != MAILDEX_STATUS_OK) {
+        cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
+        return NULL;
+    }
+    while (files[i] && (int) i + 1 < s->duplicate)
+        i++;
+    return files[i];
+}
+
+static int copy_file(struct show *s, const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    char buf[65536];
+    size_t n;
+    int rc = 0;
+
+    if (in == NULL) {
+        fprintf(stderr, "Error: Cannot open file %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, s->out) != n) {
+            fprintf(stderr, "Error: Write %zu chars to stdout failed\n", n);
+            rc = 1;
+            break;
+        }
+    if (ferror(in)) {
+        fprintf(stderr, "Error: Read failed from %s\n", path);
+        rc = 1;
+    }
+    fclose(in);
+    return rc;
+}
+
+int show_raw_message(struct show *s, maildex_message_t *m, int indent)
+{
+    const char *path, *data;
+    size_t len;
+    maildex_status_t st;
+
+    (void) indent;
+    if (s->part <= 0) {
+        if ((path = raw_file(s, m)) == NULL) {
+            fprintf(stderr, "Error: Cannot get message filename.\n");
+            return 1;
+        }
+        return copy_file(s, path);
+    }
+    st = maildex_message_part_bytes(m, s->duplicate, s->part, &data, &len);
+    if (st == MAILDEX_STATUS_NOT_FOUND)
+        return 0;
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
+    fwrite(data, 1, len, s->out);
+    return 0;
+}
+
+/* notmuch's _is_from_line: ">"s, then "From ". */
+static bool is_from_line(const char *line)
+{
+    while (*line == '>')
+        line++;
+    return strncmp(line, "From ", 5) == 0;
+}
+
+int show_mbox_message(struct show *s, maildex_message_t *m, int indent)
+{
+    static const maildex_parts_options_t headers_only = {.body = false};
+    maildex_part_t *root = show_open_parts(s, m, &headers_only);
+    const char *const *files;
+    time_t date = (time_t) maildex_message_date(m);
+    char asc[26], *line = NULL;
+    struct tm tm;
+    size_t size = 0;
+    FILE *in;
+
+    (void) indent;
+    if (root == NULL)
+        return 1;
+    if (maildex_message_files(m, &files) != MAILDEX_STATUS_OK || files[0] == NULL ||
+        (in = fopen(files[0], "rb")) == NULL) {
+        fprintf(stderr, "Failed to open %s: %s\n", files && files[0] ? files[0] : "(none)", strerror(errno));
+        maildex_part_free(root);
+        return 1;
+    }
+    gmtime_r(&date, &tm);
+    asctime_r(&tm, asc);
+    fprintf(s->out, "From %s %s", maildex_part_sender_address(root), asc);
+    /* Each line as printf's "%s" prints it, so only up to a NUL in it (notmuch's output). */
+    while (getline(&line, &size, in) >= 0) {
+        if (is_from_line(line))
+            fputc('>', s->out);
+        fputs(line, s->out);
+    }
+    fputc('\n', s->out);
+    free(line);
+    fclose(in);
+    maildex_part_free(root);
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* mime-show.h: the read path of the parser module (show, reply), after notmuch 0.37's mime-node.c and
+ * notmuch-show.c: opening a mail file as notmuch's show does, the part walker that copies a parse into
+ * a tree of plain parts (mime-tree.h), and the helpers show and reply share (text of a text part,
+ * notmuch's header strings). mime-show.c walks, mime-content.c decodes, mime-reply.c answers. gmime's
+ * types appear here, so only the module's files include this header; what they return never holds a
+ * gmime object. */
+#ifndef MAILDEX_MIME_SHOW_H
+#define MAILDEX_MIME_SHOW_H
+
+#include "message-body.h"
+#include "mime-tree.h"
+
+#include <gmime/gmime.h>
+#include <talloc.h>
+
+/* Parts nested deeper than this (multiparts and attached messages) are shown without their content:
+ * notmuch recurses without a bound. */
+#define MAILDEX__SHOW_MAX_DEPTH 256
+
+/* ---- what the module's read path shares ---- */
+
+/* Opens path (a regular file, without blocking) and lets gmime parse it over the file itself, as
+ * notmuch's show does (no line-end repair: show prints what notmuch prints). *indexed is the parse
+ * notmuch_message_get_header reads (and indexing read): message itself, or for a file that starts with
+ * "From " the one-message mbox in it (NULL when it holds more). The objects are held by ctx. Returns
+ * the message, or NULL with *rc and *error set as mime-tree.h says. */
+GMimeMessage *maildex__show_open(void *ctx, const char *path, GMimeMessage **indexed, int *rc,
+                                 char **error);
+
+/* The tree of message (the file's, id 0) as maildex_message_parts describes it, its from and date
+ * read from indexed, under ctx; NULL only when out of memory. */
+struct maildex_part *maildex__show_tree(void *ctx, GMimeMessage *message, GMimeMessage *indexed,
+                                        const maildex_parts_options_t *opts);
+
+/* notmuch's show_text_part_content: part's content converted to UTF-8 (a mislabelled ISO-8859
+ * charset replaced by the Windows one gmime detects) with CRLF turned into LF, as a talloc buffer
+ * under ctx (*len bytes, NUL-terminated after them); NULL only when out of memory. */
+char *maildex__show_text(void *ctx, GMimeObject *part, size_t *len);
+
+/* notmuch's header strings, talloc'd under ctx (NULL when the message has none): the Date as gmime
+ * formats it (the epoch when there is none), an address header as gmime writes the list, and a header
+ * as notmuch_message_get_header reads one from the parse maildex__show_open calls indexed (decoded;
+ * "" when absent or message is NULL; Received and Delivered-To every instance joined by spaces). */
+char *maildex__show_date_string(void *ctx, GMimeMessage *message);
+char *maildex__show_address_string(void *ctx, InternetAddressList *list);
+char *maildex__show_file_header(void *ctx, GMimeMessage *message, const char *name);
+
+/* talloc_strdup that keeps NULL. */
+char *maildex__show_strdup(void *ctx, const char *s);
+
+#endif

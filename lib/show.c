@@ -1,0 +1,203 @@
+/* Reading a message's file for show and reply (maildex.h, "reading a message"): which of its files to
+ * read, as notmuch's mime_node_open picks it, the parser module's tree and reply handed out, and the
+ * accessors of a part. The parsing itself is the module's (mime-show.c, mime-reply.c); this file must
+ * not touch gmime, print, or read config. */
+#include "mime.h"
+#include "search.h"
+
+/* Runs open on file number duplicate of m or, for duplicate 0, on each file in turn until one can be
+ * read (notmuch's "the first file in the list is not available anymore" fallback). open returns a
+ * MAILDEX__PARSE_* code and sets *error on ctx. */
+typedef int open_fn(void *ctx, const char *path, void *data, char **error);
+
+static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *fn, void *data)
+{
+    maildex_db_t *db = m->q->db;
+    const char *const *files;
+    char *error = NULL;
+    size_t n = 0;
+    int rc = MAILDEX__PARSE_ERROR;
+    maildex_status_t st = maildex_message_files(m, &files);
+
+    if (st != MAILDEX_STATUS_OK)
+        return st;
+    while (files[n])
+        n++;
+    if (duplicate > 0 && (size_t) duplicate > n)
+        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file number %d (it has %zu)",
+                              m->message_id, duplicate, n);
+    for (size_t i = duplicate > 0 ? (size_t) duplicate - 1 : 0; i < n; i++) {
+        rc = fn(m, files[i], data, &error);
+        if (rc == MAILDEX__PARSE_ERROR)
+            st = maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "cannot read '%s': %s", files[i],
+                                error ? error : "unknown error");
+        else if (rc == MAILDEX__PARSE_NOT_MAIL)
+            st = maildex__error(db, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot parse '%s': %s", files[i],
+                                error ? error : "no message found");
+        talloc_free(error);
+        error = NULL;
+        if (rc != MAILDEX__PARSE_ERROR || duplicate > 0)
+            break;
+    }
+    if (n == 0)
+        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file", m->message_id);
+    return rc == MAILDEX__PARSE_OK ? MAILDEX_STATUS_OK : st;
+}
+
+/* ---- the parts ----------------------------------------------------------------------------------- */
+
+struct parts_call {
+    const struct maildex__mime_ops *ops;
+    const maildex_parts_options_t *opts;
+    struct maildex_part *root;
+};
+
+static int open_parts(void *ctx, const char *path, void *data, char **error)
+{
+    struct parts_call *c = data;
+
+    return c->ops->show_file(ctx, path, c->opts, &c->root, error);
+}
+
+maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, const maildex_parts_options_t *opts,
+                                       maildex_part_t **out)
+{
+    static const maildex_parts_options_t defaults = MAILDEX_PARTS_OPTIONS_INIT;
+    struct parts_call c = {.opts = opts ? opts : &defaults};
+    maildex_status_t st = maildex__mime(m->q->db, &c.ops);
+
+    *out = NULL;
+    if (st == MAILDEX_STATUS_OK)
+        st = with_file(m, duplicate, open_parts, &c);
+    if (st == MAILDEX_STATUS_OK)
+        *out = c.root;
+    else
+        talloc_free(c.root);
+    return st;
+}
+
+struct bytes_call {
+    const struct maildex__mime_ops *ops;
+    int id;
+    char *data;
+    size_t len;
+};
+
+static int open_bytes(void *ctx, const char *path, void *data, char **error)
+{
+    struct bytes_call *c = data;
+
+    talloc_free(c->data);
+    return c->ops->show_part_bytes(ctx, path, c->id, &c->data, &c->len, error);
+}
+
+maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, const char **data,
+                                            size_t *len)
+{
+    struct bytes_call c = {.id = id};
+    maildex_status_t st = maildex__mime(m->q->db, &c.ops);
+
+    *data = NULL;
+    *len = 0;
+    if (st == MAILDEX_STATUS_OK)
+        st = with_file(m, duplicate, open_bytes, &c);
+    if (st == MAILDEX_STATUS_OK && c.data == NULL)
+        st = maildex__error(m->q->db, MAILDEX_STATUS_NOT_FOUND, "message id:%s has no part %d", m->message_id, id);
+    if (st != MAILDEX_STATUS_OK) {
+        talloc_free(c.data);
+        return st;
+    }
+    *data = c.data;
+    *len = c.len;
+    return st;
+}
+
+void maildex_part_free(maildex_part_t *root)
+{
+    talloc_free(root);
+}
+
+maildex_part_t *maildex_part_find(maildex_part_t *p, int id)
+{
+    if (p == NULL || p->id > id)
+        return NULL;
+    if (p->id == id)
+        return p;
+    /* Children are numbered in order: the one to look in is the last that starts at or before id. */
+    for (size_t i = p->nchildren; i > 0; i--)
+        if (p->children[i - 1]->id <= id)
+            return maildex_part_find(p->children[i - 1], id);
+    return NULL;
+}
+
+maildex_part_kind_t maildex_part_kind(const maildex_part_t *p) { return p->kind; }
+int maildex_part_id(const maildex_part_t *p) { return p->id; }
+size_t maildex_part_count(const maildex_part_t *p) { return p->nchildren; }
+const char *maildex_part_content_type(const maildex_part_t *p) { return p->content_type; }
+const char *maildex_part_disposition(const maildex_part_t *p) { return p->disposition; }
+const char *maildex_part_content_id(const maildex_part_t *p) { return p->content_id; }
+const char *maildex_part_filename(const maildex_part_t *p) { return p->filename; }
+const char *maildex_part_charset(const maildex_part_t *p) { return p->charset; }
+const char *maildex_part_transfer_encoding(const maildex_part_t *p) { return p->transfer_encoding; }
+int64_t maildex_part_length(const maildex_part_t *p) { return p->length; }
+const char *maildex_part_from(const maildex_part_t *p) { return p->from; }
+const char *maildex_part_date(const maildex_part_t *p) { return p->date; }
+const char *maildex_part_sender_address(const maildex_part_t *p) { return p->sender_address; }
+
+maildex_part_t *maildex_part_child(const maildex_part_t *p, size_t i)
+{
+    return i < p->nchildren ? p->children[i] : NULL;
+}
+
+const char *maildex_part_content(const maildex_part_t *p, size_t *len)
+{
+    *len = p->has_content ? p->content_len : 0;
+    return p->has_content ? p->content : NULL;
+}
+
+const maildex_header_t *maildex_part_headers(const maildex_part_t *p, size_t *n)
+{
+    *n = p->kind == MAILDEX_PART_MESSAGE ? p->nheaders : 0;
+    return *n ? p->headers : NULL;
+}
+
+/* ---- replies ------------------------------------------------------------------------------------- */
+
+struct reply_call {
+    const struct maildex__mime_ops *ops;
+    const maildex_reply_options_t *opts;
+    const char *message_id;
+    struct maildex_reply *reply;
+};
+
+static int open_reply(void *ctx, const char *path, void *data, char **error)
+{
+    struct reply_call *c = data;
+
+    return c->ops->show_reply_file(ctx, path, c->message_id, c->opts, &c->reply, error);
+}
+
+maildex_status_t maildex_message_reply(maildex_message_t *m, int duplicate, const maildex_reply_options_t *opts,
+                                       maildex_reply_t **out)
+{
+    struct reply_call c = {.opts = opts, .message_id = m->message_id};
+    maildex_status_t st = maildex__mime(m->q->db, &c.ops);
+
+    *out = NULL;
+    if (st == MAILDEX_STATUS_OK)
+        st = with_file(m, duplicate, open_reply, &c);
+    if (st == MAILDEX_STATUS_OK)
+        *out = c.reply;
+    else
+        talloc_free(c.reply);
+    return st;
+}
+
+const char *maildex_reply_header_text(const maildex_reply_t *r) { return r->header_text; }
+maildex_part_t *maildex_reply_original(const maildex_reply_t *r) { return r->original; }
+
+const maildex_header_t *maildex_reply_headers(const maildex_reply_t *r, size_t *n)
+{
+    *n = r->nheaders;
+    return r->headers;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# `show` and `reply` open the database read-only and never wait for a writer (WAL readers): while another
+# process holds SQLite's write transaction with uncommitted changes they answer at once with what was
+# committed, and while `new` indexes thousands of messages every show of a message indexed before
+# succeeds. A writer holds its transaction for seconds here; the busy timeout a writer would wait is 10 s.
+. "$(dirname "$0")/test-lib.sh"
+test_require python3
+
+add_lunch_corpus
+DB=$MAIL_DIR/.maildex/maildex.db
+maildex show --format=sexp thread:{id:msg1@example.org} > "$TMP_DIRECTORY/before"
+
+# A writer takes the write lock, changes a tag without committing, and holds it for 3 seconds.
+python3 - "$DB" "$TMP_DIRECTORY/writing" <<'PY' &
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+db.execute("DELETE FROM message_tags WHERE message IN (SELECT id FROM messages WHERE message_id = 'msg1@example.org')")
+open(sys.argv[2], "w").close()
+time.sleep(3)
+db.execute("ROLLBACK")
+PY
+writer=$!
+while [ ! -e "$TMP_DIRECTORY/writing" ]; do sleep 0.05; done
+start=$(date +%s%N)
+maildex show --format=sexp thread:{id:msg1@example.org} > "$TMP_DIRECTORY/during" 2> "$TMP_DIRECTORY/err"
+rc=$?
+maildex reply --format=json id:msg2@example.com > /dev/null 2>> "$TMP_DIRECTORY/err" || rc=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+still_writing=$(kill -0 $writer 2>/dev/null && echo yes)
+wait $writer
+
+test_begin_subtest "show and reply answer while another process holds the write transaction"
+test_expect_equal "$rc|$(cat "$TMP_DIRECTORY/err")|$still_writing|$([ "$elapsed_ms" -lt 2000 ] && echo fast || echo "slow: $elapsed_ms ms")" \
+    "0||yes|fast"
+
+test_begin_subtest "... and show what was committed, not the writer's uncommitted change"
+test_expect_equal_file "$TMP_DIRECTORY/before" "$TMP_DIRECTORY/during"
+
+# show during a first index of 3,000 files: the messages indexed before stay showable throughout.
+python3 "$srcdir/bench/gen" --count 3000 --seed 132 "$MAIL_DIR/gen" > /dev/null
+maildex new > /dev/null 2>&1 &
+indexer=$!
+shows=0 failures=0
+while kill -0 $indexer 2>/dev/null; do
+    maildex show --format=json --body=false thread:{id:msg1@example.org} > "$TMP_DIRECTORY/out" 2>> "$TMP_DIRECTORY/show-err" &&
+        grep -q '"id": "msg3@example.net"' "$TMP_DIRECTORY/out" || failures=$((failures + 1))
+    shows=$((shows + 1))
+done
+wait $indexer
+rc=$?
+test_begin_subtest "shows during new all succeed"
+test_expect_equal "$rc $failures|$(cat "$TMP_DIRECTORY/show-err" 2>/dev/null)|$([ $shows -ge 1 ] && echo shown)" "0 0||shown"
+
+test_done
