@@ -12,8 +12,10 @@
 # must match. The steps: tags by query, a batch with odd tags ("to do", "ü", "%", one starting with
 # "-" through its hex code), removing unread (flag renames, new/ -> cur/), insert --folder=Sent +sent
 # -inbox, insert --create-folder, insert into Drafts as a draft, insert of a message both already
-# have, and a final `new` that must find nothing to reconcile. The lead extends it with dump and
-# restore (compare() is the place).
+# have, and a final `new` that must find nothing to reconcile; then a named query used by tag and
+# search, properties set through restore, a dump, a destructive tag change, a restore of the dump (every
+# tag back, every file name back), a restore --accumulate, and the two dumps at the end compared (the
+# order of their lines is each tool's own: notmuch's is its document order).
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 differential_setup ""
@@ -116,5 +118,68 @@ test_begin_subtest "after all that, new finds nothing to change in either"
 "$NOTMUCH" new > /dev/null 2>&1
 maildex new > /dev/null 2>&1
 test_expect_equal "$(compare)" ""
+
+for tool in "$NOTMUCH" maildex; do
+    "$tool" config set query.busy 'tag:work or tag:"to do" or tag:project'
+done
+step tag +busy -- query:busy
+
+test_begin_subtest "search by a named query"
+test_expect_equal "$(both search --output=messages --sort=oldest-first query:busy
+                     diff "$TMP_DIRECTORY/nm.out" "$TMP_DIRECTORY/mx.out")" ""
+
+# Properties through restore: one "#=" line per message, on messages both know.
+"$NOTMUCH" search --output=messages --sort=oldest-first tag:flagged | head -n 5 |
+    sed 's/^id://' > "$TMP_DIRECTORY/prop-ids"
+while IFS= read -r mid; do
+    printf '#= %s review=pending origin=T125%%20test\n' "$mid"
+done < "$TMP_DIRECTORY/prop-ids" > "$TMP_DIRECTORY/props"
+input=$TMP_DIRECTORY/props
+step restore --accumulate --include=properties
+input=
+
+test_begin_subtest "properties set through restore are found by property:"
+test_expect_equal "$(both search --output=messages --sort=oldest-first property:review=pending
+                     diff "$TMP_DIRECTORY/nm.out" "$TMP_DIRECTORY/mx.out"; wc -l < "$TMP_DIRECTORY/mx.out")" "5"
+
+# dump_sorted TOOL FILE: the tool's dump, the header first, then every other line sorted.
+dump_sorted() {
+    "$1" dump --include=tags --include=properties > "$2.raw"
+    head -n 1 "$2.raw" > "$2"
+    tail -n +2 "$2.raw" | LC_ALL=C sort >> "$2"
+}
+
+test_begin_subtest "dump: the same lines from both"
+dump_sorted "$NOTMUCH" "$TMP_DIRECTORY/nm.dump"
+dump_sorted maildex "$TMP_DIRECTORY/mx.dump"
+# Not two empty dumps: the named query's tag and the five messages' properties are in them.
+test_expect_equal "$(diff "$TMP_DIRECTORY/nm.dump" "$TMP_DIRECTORY/mx.dump" | head -n 30
+                     grep -c '^#= ' "$TMP_DIRECTORY/mx.dump"; grep -c '^+.*+busy' "$TMP_DIRECTORY/mx.dump" | sed 's/^[1-9][0-9]*$/some/')" "5
+some"
+
+step tag -inbox -unread -flagged -todo -work +wiped -- '*'
+
+"$NOTMUCH" dump --include=tags --include=properties > "$TMP_DIRECTORY/nm.before"
+maildex dump --include=tags --include=properties > "$TMP_DIRECTORY/mx.before"
+test_begin_subtest "restore brings every tag and file name back"
+wiped=$(grep -c '+wiped' "$TMP_DIRECTORY/mx.before")
+"$NOTMUCH" restore --input="$TMP_DIRECTORY/nm.dump.raw" > "$TMP_DIRECTORY/nm.out" 2>&1; a=$?
+maildex restore --input="$TMP_DIRECTORY/mx.dump.raw" > "$TMP_DIRECTORY/mx.out" 2>&1; b=$?
+dump_sorted "$NOTMUCH" "$TMP_DIRECTORY/nm.after"
+dump_sorted maildex "$TMP_DIRECTORY/mx.after"
+test_expect_equal "$a $b $(compare; diff "$TMP_DIRECTORY/nm.dump" "$TMP_DIRECTORY/nm.after" | head -n 5
+                            diff "$TMP_DIRECTORY/mx.dump" "$TMP_DIRECTORY/mx.after" | head -n 5
+                            [ "$wiped" -gt 500 ] || echo "the wipe reached $wiped messages")" "0 0 "
+
+printf '+restored -- id:%s\n+%%2dminus +also -- id:%s\n' "$(sed -n 1p "$TMP_DIRECTORY/prop-ids")" \
+    "$(sed -n 2p "$TMP_DIRECTORY/prop-ids")" > "$TMP_DIRECTORY/acc"
+input=$TMP_DIRECTORY/acc
+step restore --accumulate
+input=
+
+test_begin_subtest "at the end, both dumps are the same"
+dump_sorted "$NOTMUCH" "$TMP_DIRECTORY/nm.end"
+dump_sorted maildex "$TMP_DIRECTORY/mx.end"
+test_expect_equal "$(diff "$TMP_DIRECTORY/nm.end" "$TMP_DIRECTORY/mx.end" | head -n 30)" ""
 
 test_done
