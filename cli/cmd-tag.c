@@ -37,90 +37,28 @@ static int apply(struct tagging *t, const char *query, const maildex_tag_op_t *o
     return 0;
 }
 
-static void line_warning(const char *what, const char *line)
+/* One batch line: "+tag -tag ... [--] query", tags hex-encoded, parsed by the library as notmuch's
+ * parse_tag_line parses it (lib/batch-line.c, which restore reads its lines with too), its warnings
+ * word for word (scripts and notmuch's tests read them). 0: applied or skipped; -1: the line was bad
+ * (warned), and the batch goes on; otherwise it could not be applied (the error printed), and the
+ * batch stops. */
+static int batch_line(struct tagging *t, const char *line)
 {
-    fprintf(stderr, "Warning: %s [%s]\n", what, line);
-}
-
-/* notmuch's hex_decode_inplace: "%" and two hex digits (either case) is that byte; a decoded NUL
- * ends the tag there, as it ends notmuch's C string. false when a '%' is not followed by two hex
- * digits. */
-static bool hex_decode(char *s)
-{
-    char *out = s;
-
-    for (const char *in = s; *in;) {
-        if (*in != '%') {
-            *out++ = *in++;
-            continue;
-        }
-        if (!g_ascii_isxdigit(in[1]) || !g_ascii_isxdigit(in[2]))
-            return false;
-        *out++ = (char) (g_ascii_xdigit_value(in[1]) * 16 + g_ascii_xdigit_value(in[2]));
-        in += 3;
-    }
-    *out = '\0';
-    return true;
-}
-
-/* The next space-separated token of a batch line, or NULL at its end; *len is its length. */
-static char *next_token(char **p, size_t *len)
-{
-    char *tok = *p + strspn(*p, " ");
-
-    *len = strcspn(tok, " ");
-    *p = tok + *len;
-    return *len ? tok : NULL;
-}
-
-/* One batch line: "+tag -tag ... [--] query", tags hex-encoded, parsed as notmuch's parse_tag_line
- * parses it, with its warnings word for word (scripts and notmuch's tests read them). 0: applied or
- * skipped; -1: the line was bad (warned), and the batch goes on; otherwise it could not be applied
- * (the error printed), and the batch stops. */
-static int batch_line(struct tagging *t, void *ctx, char *line)
-{
-    GArray *ops = g_array_new(FALSE, FALSE, sizeof(maildex_tag_op_t));
-    const char *bad = NULL;
-    char *p = line, *tok, *tag;
-    size_t len;
+    maildex_batch_line_t *b = NULL;
+    char *warning = NULL;
+    maildex_status_t st = maildex_batch_line_parse(line, 0, &b, &warning);
     int rc = 0;
 
-    p += strspn(p, " \t");
-    if (*p == '\0' || *p == '#')
-        goto done;
-    while ((tok = next_token(&p, &len)) != NULL) {
-        maildex_tag_op_t op;
-        if (len == 2 && strncmp(tok, "--", 2) == 0) { /* the rest is the query */
-            if ((tok = next_token(&p, &len)) == NULL)
-                bad = "no query string after --";
-            break;
-        }
-        if (*tok != '+' && *tok != '-')
-            break;
-        if (tok[len] == '\0') {
-            bad = "no query string";
-            break;
-        }
-        op.add = *tok == '+';
-        op.tag = tag = talloc_strndup(ctx, tok + 1, len - 1);
-        if (maildex_tag_check(op.tag, op.add, &bad) != MAILDEX_STATUS_OK) /* before decoding, as notmuch */
-            break;
-        if (!hex_decode(tag)) {
-            bad = talloc_asprintf(ctx, "hex decoding of tag %s failed", op.tag);
-            break;
-        }
-        g_array_append_val(ops, op);
-    }
-    if (bad == NULL && tok == NULL)
-        bad = "missing query string";
-    if (bad) {
-        line_warning(bad, line);
+    if (st == MAILDEX_STATUS_INVALID_ARGUMENT) {
+        fprintf(stderr, "%s\n", warning);
         rc = -1;
-        goto done;
+    } else if (st != MAILDEX_STATUS_OK) {
+        rc = cli_error(t->cli, "%s", maildex_status_to_string(st));
+    } else if (b) {
+        rc = apply(t, b->query, b->ops, b->nops);
     }
-    rc = apply(t, tok, (maildex_tag_op_t *) ops->data, ops->len);
-done:
-    g_array_free(ops, TRUE);
+    free(warning);
+    maildex_batch_line_free(b);
     return rc;
 }
 
@@ -132,12 +70,10 @@ static int tag_batch(struct tagging *t, FILE *in)
     int rc = 0;
 
     while ((len = getline(&line, &size, in)) >= 0) {
-        void *ctx = talloc_new(t->cli->ctx);
         int r;
         if (len > 0 && line[len - 1] == '\n')
             line[--len] = '\0';
-        r = batch_line(t, ctx, line);
-        talloc_free(ctx);
+        r = batch_line(t, line);
         if (r != 0)
             rc = EXIT_FAILURE;
         if (r > 0)
