@@ -37,15 +37,16 @@ struct maildex_addresses {
 
 /* ---- notmuch's table ---------------------------------------------------------------------------- */
 
-/* notmuch's strcase_hash (util/string-util.c): djb2 over tolower() of each char, which is signed
- * here, as on every platform notmuch is packaged for. tolower() of the locale leaves bytes above
- * 0x7f alone in any UTF-8 or C locale, which g_ascii_tolower does too. */
+/* notmuch's strcase_hash (util/string-util.c): djb2 over tolower(*s). glibc's tolower() takes a
+ * negative char (a byte above 0x7f where char is signed) to the byte's unsigned value and leaves it
+ * otherwise alone in the C and UTF-8 locales, so each byte adds its unsigned value, ASCII letters
+ * lowered. */
 static guint strcase_hash(gconstpointer key)
 {
     guint hash = 5381;
 
     for (const char *s = key; s && *s; s++)
-        hash = ((hash << 5) + hash) + (guint) (int) (signed char) g_ascii_tolower(*s);
+        hash = ((hash << 5) + hash) + (unsigned char) g_ascii_tolower(*s);
     return hash;
 }
 

@@ -1043,6 +1043,8 @@ TEST(mailboxes_plain_pairs_render_as_gmime_renders_them)
                                         "a_b-c@x-y.example", "X.Y@EXAMPLE.ORG"};
 
     maildex__message_parse_init();
+    if (test_ctx == NULL) /* the text below is made before the first parse makes it */
+        test_ctx = talloc_new(NULL);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (size_t j = 0; j < sizeof addrs / sizeof addrs[0]; j++) {
             InternetAddress *ia = internet_address_mailbox_new(names[i], addrs[j]);
