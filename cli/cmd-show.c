@@ -2,8 +2,9 @@
  * JSON, S-expressions, text, raw or mbox, nested as notmuch nests them (notmuch-compat.md 2.5). This
  * file reads the options, picks the mode (one message for --part, --duplicate and raw; threads; or
  * --unthreaded), walks the messages and hands each to its format's printer (show.h). One thread is in
- * memory at a time, freed before the next. Signatures are not verified and encrypted parts not
- * decrypted yet: --verify is not accepted, --decrypt=false|auto|true show the parts as they are. */
+ * memory at a time, freed before the next. --verify (implied by --decrypt=true) verifies signed
+ * parts, --decrypt=true decrypts with the user's gpg-agent; --decrypt=auto decrypts nothing, as
+ * notmuch with no stashed session keys, and stash is refused (show never writes). */
 #include "show.h"
 
 #include <stdlib.h>
@@ -177,7 +178,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
                                               {"auto", DECRYPT_AUTO}, {"stash", DECRYPT_STASH}, {NULL, 0}};
     struct show_run r = {.s = {.cli = cli, .out = stdout, .part = -1, .body = true}, .omit_excluded = true};
     int format = FORMAT_UNSET, sort = MAILDEX_SORT_NEWEST_FIRST, decrypt = DECRYPT_AUTO, rc;
-    bool exclude = true, entire_thread_set = false, single;
+    bool exclude = true, entire_thread_set = false, single, verify = false;
     const struct option opts[] = {
         {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
         {OPT_KEYWORD, "sort", &sort, sorts, NULL, NULL},
@@ -186,6 +187,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         {OPT_BOOL, "unthreaded", &r.unthreaded, NULL, NULL, NULL},
         {OPT_INT, "part", &r.s.part, NULL, NULL, NULL},
         {OPT_KEYWORD, "decrypt", &decrypt, decrypts, NULL, NULL},
+        {OPT_BOOL, "verify", &verify, NULL, NULL, NULL},
         {OPT_BOOL, "body", &r.s.body, NULL, NULL, NULL},
         {OPT_BOOL, "include-html", &r.s.include_html, NULL, NULL, NULL},
         {OPT_INT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
@@ -208,7 +210,10 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     }
     r.s.popts = (maildex_parts_options_t){
         .body = r.s.body, .include_html = r.s.include_html,
-        .extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers")};
+        .extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers"),
+        .verify = verify || decrypt == DECRYPT_TRUE,
+        .decrypt = decrypt == DECRYPT_TRUE ? MAILDEX_DECRYPT_TRUE
+                   : decrypt == DECRYPT_AUTO ? MAILDEX_DECRYPT_AUTO : MAILDEX_DECRYPT_FALSE};
     r.print = format_printer(format);
     r.omit_excluded = exclude;
     qopts.sort = (maildex_sort_t) sort;

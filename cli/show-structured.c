@@ -8,12 +8,26 @@
 
 #include <time.h>
 
+/* notmuch reports a verification or decryption that failed on stderr as it walks the parts. */
+static void report_crypto_errors(const maildex_part_t *p)
+{
+    const char *error = maildex_part_crypto_error(p);
+
+    if (error)
+        fprintf(stderr, "Failed to %s: %s\n",
+                maildex_part_verified(p) ? "verify signed part" : "decrypt part", error);
+    for (size_t i = 0; i < maildex_part_count(p); i++)
+        report_crypto_errors(maildex_part_child(p, i));
+}
+
 maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const maildex_parts_options_t *opts)
 {
     maildex_part_t *root = NULL;
 
     if (maildex_message_parts(m, s->duplicate, opts, &root) != MAILDEX_STATUS_OK)
         cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
+    else
+        report_crypto_errors(root);
     return root;
 }
 
@@ -48,6 +62,72 @@ static void print_string_key(struct sprinter *sp, const char *key, const char *v
         sp->map_key(sp, key);
         sp->string(sp, value);
     }
+}
+
+/* notmuch's format_part_sigstatus_sprinter: the signatures, each with what its status allows. */
+static void print_signatures(struct show *s, const maildex_signature_t *sigs, size_t n)
+{
+    struct sprinter *sp = s->sp;
+
+    sp->begin_list(sp);
+    for (size_t i = 0; i < n; i++) {
+        sp->begin_map(sp);
+        print_string_key(sp, "status", sigs[i].status);
+        print_string_key(sp, "fingerprint", sigs[i].fingerprint);
+        if (sigs[i].created != -1 && strcmp(sigs[i].status, "good") == 0) {
+            sp->map_key(sp, "created");
+            sp->integer(sp, sigs[i].created);
+        }
+        if (sigs[i].expires > 0) {
+            sp->map_key(sp, "expires");
+            sp->integer(sp, sigs[i].expires);
+        }
+        print_string_key(sp, "userid", sigs[i].userid);
+        print_string_key(sp, "email", sigs[i].email);
+        print_string_key(sp, "keyid", sigs[i].keyid);
+        if (sigs[i].errors && s->cli->format_version <= 3) {
+            sp->map_key(sp, "errors");
+            sp->integer(sp, sigs[i].errors);
+        } else if (sigs[i].errors) {
+            sp->map_key(sp, "errors");
+            sp->begin_map(sp);
+            for (const char *const *name = sigs[i].error_names; *name; name++) {
+                sp->map_key(sp, *name);
+                sp->boolean(sp, true);
+            }
+            sp->end(sp);
+        }
+        sp->end(sp);
+    }
+    sp->end(sp);
+}
+
+/* The message's cryptographic envelope (format_message_sprinter's "crypto"); protected headers are
+ * not read yet, so there is no "headers" or "header-mask". */
+static void print_crypto(struct show *s, const maildex_crypto_t *c)
+{
+    struct sprinter *sp = s->sp;
+
+    sp->map_key(sp, "crypto");
+    sp->begin_map(sp);
+    if (c && c->is_signed) {
+        sp->map_key(sp, "signed");
+        sp->begin_map(sp);
+        sp->map_key(sp, "status");
+        print_signatures(s, c->signatures, c->nsignatures);
+        if (c->signature_encrypted) {
+            sp->map_key(sp, "encrypted");
+            sp->boolean(sp, true);
+        }
+        sp->end(sp);
+    }
+    if (c && c->decrypted) {
+        sp->map_key(sp, "decrypted");
+        sp->begin_map(sp);
+        print_string_key(sp, "status", c->decrypted == 2 ? "full" : "partial");
+        sp->end(sp);
+    }
+    sp->end(sp);
 }
 
 /* The database's fields of the message (format_message_sprinter). */
@@ -104,12 +184,8 @@ static void print_root(struct show *s, maildex_message_t *m, const maildex_part_
             show_structured_part(s, m, maildex_part_child(root, i));
         sp->end(sp);
     }
-    /* Signatures and decryption fill this map once show verifies and decrypts. */
-    if (s->cli->format_version >= 4) {
-        sp->map_key(sp, "crypto");
-        sp->begin_map(sp);
-        sp->end(sp);
-    }
+    if (s->cli->format_version >= 4)
+        print_crypto(s, maildex_part_crypto(root));
     sp->map_key(sp, "headers");
     show_structured_headers(sp, headers, n);
     sp->end(sp);
@@ -137,8 +213,9 @@ static void print_leaf(struct sprinter *sp, const maildex_part_t *p)
 void show_structured_part(struct show *s, maildex_message_t *m, const maildex_part_t *p)
 {
     struct sprinter *sp = s->sp;
-    size_t n;
+    size_t n, nsigs;
     const maildex_header_t *headers;
+    const maildex_signature_t *sigs;
 
     if (maildex_part_id(p) == 0) {
         print_root(s, m, p);
@@ -147,8 +224,19 @@ void show_structured_part(struct show *s, maildex_message_t *m, const maildex_pa
     sp->begin_map(sp);
     sp->map_key(sp, "id");
     sp->integer(sp, maildex_part_id(p));
-    /* notmuch prints a decrypted part's encstatus and a verified one's sigstatus here, between id and
-     * content-type, once the walker (lib/mime-show.c walk_multipart) records them. */
+    if (maildex_part_decrypt(p) != 0) {
+        sp->map_key(sp, "encstatus");
+        sp->begin_list(sp);
+        sp->begin_map(sp);
+        print_string_key(sp, "status", maildex_part_decrypt(p) > 0 ? "good" : "bad");
+        sp->end(sp);
+        sp->end(sp);
+    }
+    if (maildex_part_verified(p)) {
+        sp->map_key(sp, "sigstatus");
+        sigs = maildex_part_signatures(p, &nsigs);
+        print_signatures(s, sigs, nsigs);
+    }
     sp->map_key(sp, "content-type");
     sp->string(sp, maildex_part_content_type(p));
     print_string_key(sp, "content-disposition", maildex_part_disposition(p));

@@ -745,6 +745,37 @@ typedef struct {
     const char *value; /* NULL for a Subject or From the message lacks */
 } maildex_header_t;
 
+/* Which encrypted parts are decrypted (show --decrypt): none; only those whose session key the
+ * database stores (none yet: index.decrypt is not supported, so AUTO decrypts nothing, as notmuch with
+ * no stashed keys); or every one the user's gpg-agent can decrypt. */
+typedef enum {
+    MAILDEX_DECRYPT_FALSE = 0,
+    MAILDEX_DECRYPT_AUTO,
+    MAILDEX_DECRYPT_TRUE,
+} maildex_decrypt_t;
+
+/* One signature of a verified part as notmuch 0.37 prints it (format_part_sigstatus_sprinter). */
+typedef struct {
+    const char *status;        /* "good", "bad", "error" or "unknown" */
+    const char *fingerprint;   /* good: the signing key's fingerprint, NULL when unknown */
+    const char *keyid;         /* not good: the last 16 hex digits of the fingerprint, or NULL */
+    int64_t created;           /* good: seconds since the epoch, -1 when unknown */
+    int64_t expires;           /* good: seconds since the epoch, 0 when it does not expire */
+    const char *userid, *email; /* good: the key's user id and address when fully trusted, else NULL */
+    unsigned errors;           /* non-zero: gmime's status bits (format-version 3 prints this number) */
+    const char *const *error_names; /* NULL-terminated: "key-missing" etc. in notmuch's order */
+} maildex_signature_t;
+
+/* The cryptographic envelope of a message (notmuch's "crypto" map): the signatures that cover its
+ * payload and whether it was decrypted. */
+typedef struct {
+    bool is_signed;                        /* false: not signed, or not verified */
+    const maildex_signature_t *signatures; /* owned by the part tree */
+    size_t nsignatures;
+    bool signature_encrypted;              /* the signatures were inside the encryption */
+    int decrypted;                         /* 0: not, 1: partially, 2: fully decrypted */
+} maildex_crypto_t;
+
 typedef struct {
     bool body;          /* parse the parts under the message (false: the message and its headers
                            only, for show --body=false and the mbox "From " line) */
@@ -752,9 +783,13 @@ typedef struct {
     /* NULL-terminated names of headers to add to each message's headers after Date (notmuch's
      * show.extra_headers), or NULL. Not copied: valid while the tree is built. */
     const char *const *extra_headers;
+    bool verify;                /* verify multipart/signed parts (show --verify, --decrypt=true) */
+    maildex_decrypt_t decrypt;  /* decrypt multipart/encrypted parts with the user's gpg-agent */
 } maildex_parts_options_t;
 
-#define MAILDEX_PARTS_OPTIONS_INIT {.body = true, .include_html = false, .extra_headers = NULL}
+#define MAILDEX_PARTS_OPTIONS_INIT                                                                 \
+    {.body = true, .include_html = false, .extra_headers = NULL, .verify = false,                  \
+     .decrypt = MAILDEX_DECRYPT_AUTO}
 
 /* Parses a file of m: file number duplicate (1 for the first, as maildex_message_files orders them)
  * or, for duplicate 0, the first that can be opened. opts may be NULL (the defaults above). A part
@@ -809,6 +844,19 @@ const maildex_header_t *maildex_part_headers(const maildex_part_t *p, size_t *n)
 const char *maildex_part_from(const maildex_part_t *p);
 const char *maildex_part_date(const maildex_part_t *p);
 const char *maildex_part_sender_address(const maildex_part_t *p);
+
+/* Crypto (notmuch's mime-node.c). A multipart/signed part that was verified, or a decrypted part that
+ * carried signatures: maildex_part_verified is true and *n signatures are returned (none when gmime
+ * could not verify). maildex_part_decrypt is 0 when decryption was not attempted, -1 when it failed,
+ * 1 when the part's second child is the decrypted content. maildex_part_crypto_error is gmime's reason
+ * a verification or decryption that was asked for failed ("no error explanation given" when it gave
+ * none), NULL otherwise: notmuch reports it on stderr. maildex_part_crypto is the message's envelope,
+ * for the file's message (id 0) only, else NULL. */
+bool maildex_part_verified(const maildex_part_t *p);
+const maildex_signature_t *maildex_part_signatures(const maildex_part_t *p, size_t *n);
+int maildex_part_decrypt(const maildex_part_t *p);
+const char *maildex_part_crypto_error(const maildex_part_t *p);
+const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p);
 
 /* The bytes `show --format=raw --part=id` prints: for a leaf, its content decoded from its
  * Content-Transfer-Encoding (no charset conversion); for any other part, the part as gmime writes it

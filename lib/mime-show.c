@@ -16,9 +16,11 @@ struct walk {
     bool decode;          /* decode text parts */
     int next_id;
     GPtrArray *objects;   /* when set: the gmime object of each part, by number (part_bytes) */
+    struct maildex_crypto_state crypto;
 };
 
-static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *part, int depth);
+static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *part, GMimeObject *parent,
+                                        int childnum, int depth);
 
 static bool add_header(struct maildex_part *p, const char *name, const char *value)
 {
@@ -118,15 +120,17 @@ static bool walk_leaf(struct walk *w, struct maildex_part *p, GMimeObject *part)
     return true;
 }
 
-/* The children of a multipart or an attached message, numbered as they are walked. */
-static bool add_child(struct walk *w, struct maildex_part *p, GMimeObject *child, int depth)
+/* The children of a multipart or an attached message (child childnum of parent), numbered as they are
+ * walked. */
+static bool add_child(struct walk *w, struct maildex_part *p, GMimeObject *child, GMimeObject *parent,
+                      int childnum, int depth)
 {
     struct maildex_part **grown = talloc_realloc(p, p->children, struct maildex_part *, p->nchildren + 1);
 
     if (grown == NULL)
         return false;
     p->children = grown;
-    grown[p->nchildren] = walk_object(w, p, child, depth + 1);
+    grown[p->nchildren] = walk_object(w, p, child, parent, childnum, depth + 1);
     return grown[p->nchildren++] != NULL;
 }
 
@@ -165,21 +169,31 @@ static GMimeObject *repair_mixed_up(struct walk *w, GMimeObject *part)
     return repaired;
 }
 
-/* A multipart, after notmuch's _mime_node_set_up_part. This is where a multipart/signed or
- * multipart/encrypted part gets its sigstatus or encstatus, and an encrypted one its decrypted child,
- * once show verifies and decrypts (issue 11's crypto part); until then both are walked as the
- * multiparts they are, which is what notmuch shows without --verify and without a usable key. */
+/* Does notmuch verify or decrypt this part (mime-node.c _mime_node_create)? */
+static bool is_crypto(struct walk *w, GMimeObject *part)
+{
+    return (GMIME_IS_MULTIPART_ENCRYPTED(part) && w->opts->decrypt != MAILDEX_DECRYPT_FALSE) ||
+           (GMIME_IS_MULTIPART_SIGNED(part) && w->opts->verify);
+}
+
+/* A multipart, after notmuch's _mime_node_set_up_part: a multipart/signed part verified when asked,
+ * a multipart/encrypted one decrypted when asked, its decrypted content then standing for its second
+ * child (GMIME_MULTIPART_ENCRYPTED_CONTENT) as notmuch's mime_node_child has it. */
 static bool walk_multipart(struct walk *w, struct maildex_part *p, GMimeObject *part, int depth)
 {
+    GMimeObject *clear = NULL, *child;
     bool ok = true;
 
-    part = repair_mixed_up(w, part);
     p->kind = MAILDEX_PART_MULTIPART;
     set_meta(p, part, part);
-    if (w->objects)
-        w->objects->pdata[p->id] = part;
-    for (int i = 0; ok && depth < MAILDEX__SHOW_MAX_DEPTH && i < g_mime_multipart_get_count(GMIME_MULTIPART(part)); i++)
-        ok = add_child(w, p, g_mime_multipart_get_part(GMIME_MULTIPART(part), i), depth);
+    if (GMIME_IS_MULTIPART_ENCRYPTED(part) && w->opts->decrypt != MAILDEX_DECRYPT_FALSE)
+        ok = maildex__crypto_decrypt(&w->crypto, w->local, p, part, w->opts->decrypt, &clear);
+    else if (GMIME_IS_MULTIPART_SIGNED(part) && w->opts->verify)
+        ok = maildex__crypto_verify(&w->crypto, p, part);
+    for (int i = 0; ok && depth < MAILDEX__SHOW_MAX_DEPTH && i < g_mime_multipart_get_count(GMIME_MULTIPART(part)); i++) {
+        child = i == 1 && clear ? clear : g_mime_multipart_get_part(GMIME_MULTIPART(part), i);
+        ok = add_child(w, p, child, part, i, depth);
+    }
     return ok;
 }
 
@@ -197,10 +211,11 @@ static bool walk_message_part(struct walk *w, struct maildex_part *p, GMimeObjec
         w->objects->pdata[p->id] = message;
     if (message && !set_headers(p, message, w->opts->extra_headers))
         return false;
-    return body == NULL || depth >= MAILDEX__SHOW_MAX_DEPTH || add_child(w, p, body, depth);
+    return body == NULL || depth >= MAILDEX__SHOW_MAX_DEPTH || add_child(w, p, body, part, 0, depth);
 }
 
-static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *part, int depth)
+static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *part, GMimeObject *parent,
+                                        int childnum, int depth)
 {
     struct maildex_part *p = talloc_zero(ctx, struct maildex_part);
     bool ok;
@@ -209,6 +224,10 @@ static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *
         return NULL;
     p->id = w->next_id++;
     p->length = -1;
+    if (GMIME_IS_MULTIPART(part))
+        part = repair_mixed_up(w, part);
+    if (!is_crypto(w, part))
+        maildex__crypto_payload(&w->crypto, part, parent, childnum);
     if (w->objects)
         g_ptr_array_add(w->objects, part);
     if (GMIME_IS_MULTIPART(part)) {
@@ -245,6 +264,7 @@ static struct maildex_part *walk_root(struct walk *w, void *ctx, GMimeMessage *m
     p->length = -1;
     if (w->objects)
         g_ptr_array_add(w->objects, message);
+    w->crypto.envelope = p->crypto = talloc_zero(p, maildex_crypto_t);
     p->from = maildex__show_file_header(p, indexed, "From");
     p->date = maildex__show_file_header(p, indexed, "Date");
     from = p->from ? maildex__hold_gobject(w->local, internet_address_list_parse(NULL, p->from)) : NULL;
@@ -252,8 +272,8 @@ static struct maildex_part *walk_root(struct walk *w, void *ctx, GMimeMessage *m
     p->sender_address = talloc_strdup(p, first && INTERNET_ADDRESS_IS_MAILBOX(first)
                                              ? internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(first))
                                              : "MAILER-DAEMON");
-    if (!p->from || !p->date || !p->sender_address || !set_headers(p, message, w->opts->extra_headers) ||
-        (w->descend && body && !add_child(w, p, body, 0))) {
+    if (!p->crypto || !p->from || !p->date || !p->sender_address || !set_headers(p, message, w->opts->extra_headers) ||
+        (w->descend && body && !add_child(w, p, body, NULL, 0, 0))) {
         talloc_free(p);
         return NULL;
     }

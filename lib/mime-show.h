@@ -45,6 +45,29 @@ char *maildex__show_date_string(void *ctx, GMimeMessage *message);
 char *maildex__show_address_string(void *ctx, InternetAddressList *list);
 char *maildex__show_file_header(void *ctx, GMimeMessage *message, const char *name);
 
+/* ---- crypto (mime-crypto.c, after notmuch's mime-node.c) ---- */
+
+/* What one walk of a file's parts knows of the message's cryptographic envelope. */
+struct maildex_crypto_state {
+    maildex_crypto_t *envelope; /* the file's message's (its part's crypto) */
+    bool payload_seen;          /* a part that is not crypto has been walked (depth first) */
+};
+
+/* Verifies multipart/signed part: p gets its signatures, or gmime's reason in p->crypto_error; they
+ * cover the message when no payload came before. Returns false only when out of memory. */
+bool maildex__crypto_verify(struct maildex_crypto_state *c, struct maildex_part *p, GMimeObject *part);
+
+/* Decrypts multipart/encrypted part as decrypt says: *clear is the decrypted content (held by holder)
+ * or NULL with p->crypto_error set; p gets the signatures that came with it. Returns false only when
+ * out of memory. */
+bool maildex__crypto_decrypt(struct maildex_crypto_state *c, void *holder, struct maildex_part *p,
+                             GMimeObject *part, maildex_decrypt_t decrypt, GMimeObject **clear);
+
+/* _notmuch_message_crypto_potential_payload: part (child childnum of parent, NULL for the message's
+ * root part) is payload unless it is the control part of a multipart/encrypted. */
+void maildex__crypto_payload(struct maildex_crypto_state *c, GMimeObject *part, GMimeObject *parent,
+                             int childnum);
+
 /* talloc_strdup that keeps NULL. */
 char *maildex__show_strdup(void *ctx, const char *s);
 

@@ -31,6 +31,14 @@ struct maildex_part {
     char *from, *date, *sender_address;
     struct maildex_part **children;
     size_t nchildren;
+    /* crypto (maildex.h): signatures of a verified part, the result of a decryption, gmime's reason
+     * either failed; the envelope of the file's message */
+    bool verified;
+    int decrypt;                 /* 0 not attempted, -1 failed, 1 decrypted */
+    maildex_signature_t *signatures;
+    size_t nsignatures;
+    char *crypto_error;
+    maildex_crypto_t *crypto;
 };
 
 /* maildex_reply_t: the reply's headers, and the message replied to. */

@@ -17,7 +17,8 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 3 /* 2: the parsed message's senders and recipients (address); 3: show's entries */
+#define MAILDEX__MIME_ABI 4 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+                              4: show's crypto (parts options verify/decrypt, parts' signatures) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */

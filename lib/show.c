@@ -143,6 +143,16 @@ int64_t maildex_part_length(const maildex_part_t *p) { return p->length; }
 const char *maildex_part_from(const maildex_part_t *p) { return p->from; }
 const char *maildex_part_date(const maildex_part_t *p) { return p->date; }
 const char *maildex_part_sender_address(const maildex_part_t *p) { return p->sender_address; }
+bool maildex_part_verified(const maildex_part_t *p) { return p->verified; }
+int maildex_part_decrypt(const maildex_part_t *p) { return p->decrypt; }
+const char *maildex_part_crypto_error(const maildex_part_t *p) { return p->crypto_error; }
+const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p) { return p->crypto; }
+
+const maildex_signature_t *maildex_part_signatures(const maildex_part_t *p, size_t *n)
+{
+    *n = p->nsignatures;
+    return p->signatures;
+}
 
 maildex_part_t *maildex_part_child(const maildex_part_t *p, size_t i)
 {
