@@ -92,7 +92,7 @@ test_expect_equal "$first_rc $second_rc|$(maildex count 'folder:Archive and tag:
 
 test_begin_subtest "... every file has both flags, and new finds nothing to reconcile"
 age_directories
-unflagged=$(find "$MAIL_DIR/Archive" -type f ! -path '*/tmp/*' ! -name '*:2,*F*S*' | wc -l)
+unflagged=$(cd "$MAIL_DIR/Archive" && find . -type f ! -path './tmp/*' ! -path '*/tmp/*' ! -name '*:2,*F*S*' | wc -l)
 test_expect_equal "$unflagged|$(maildex new 2>&1)" "0|No new mail."
 
 # insert holds its transaction open after linking the file into a folder it created (stalled at its

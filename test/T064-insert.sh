@@ -27,7 +27,8 @@ msg() {
 file_of() { maildex search --output=files --exclude=false "id:$1"; }
 rel() { sed "s|^$MAIL_DIR/||; s|/[0-9]*\.M[0-9]*P[0-9]*\.[^/:]*|/UNIQUE|"; }
 tags_of() { maildex search --output=tags --exclude=false "id:$1" | tr '\n' ' ' | sed 's/ $//'; }
-leftovers() { find "$MAIL_DIR" -path "$MAIL_DIR/.maildex" -prune -o -path '*/tmp/*' -type f -print; }
+# Relative to the mail root: the suite's own directory may itself lie below a /tmp/.
+leftovers() { (cd "$MAIL_DIR" && find . -path ./.maildex -prune -o -path '*/tmp/*' -type f -print); }
 # All files of the Maildirs, relative, unique parts hidden, sorted.
 all_files() { (cd "$MAIL_DIR" && find . -path ./.maildex -prune -o -type f -print) | sed 's|^\./||' | rel | sort; }
 
