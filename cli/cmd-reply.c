@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 enum { FORMAT_DEFAULT, FORMAT_JSON, FORMAT_SEXP, FORMAT_HEADERS_ONLY };
-enum { DECRYPT_FALSE, DECRYPT_AUTO, DECRYPT_TRUE };
 
 static int reply_one(struct show *s, maildex_message_t *m, const maildex_reply_options_t *opts, int format)
 {
@@ -18,6 +17,9 @@ static int reply_one(struct show *s, maildex_message_t *m, const maildex_reply_o
 
     if (maildex_message_reply(m, s->duplicate, opts, &r) != MAILDEX_STATUS_OK)
         return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
+    /* notmuch walks the original's parts for every format but headers-only. */
+    if (format != FORMAT_HEADERS_ONLY)
+        show_report_crypto_errors(maildex_reply_original(r));
     if (format == FORMAT_DEFAULT || format == FORMAT_HEADERS_ONLY) {
         reply_print_text(s->out, r, format == FORMAT_HEADERS_ONLY);
     } else {
@@ -69,10 +71,10 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
                                              {NULL, 0}};
     static const struct keyword reply_tos[] = {{"all", true}, {"sender", false}, {NULL, 0}};
     /* A bare --decrypt means true: the first keyword. */
-    static const struct keyword decrypts[] = {{"true", DECRYPT_TRUE}, {"false", DECRYPT_FALSE},
-                                              {"auto", DECRYPT_AUTO}, {NULL, 0}};
+    static const struct keyword decrypts[] = {{"true", MAILDEX_DECRYPT_TRUE}, {"false", MAILDEX_DECRYPT_FALSE},
+                                              {"auto", MAILDEX_DECRYPT_AUTO}, {NULL, 0}};
     struct show s = {.cli = cli, .out = stdout, .part = -1, .body = true, .unmatched = true};
-    int format = FORMAT_DEFAULT, reply_to = true, decrypt = DECRYPT_AUTO, rc;
+    int format = FORMAT_DEFAULT, reply_to = true, decrypt = MAILDEX_DECRYPT_AUTO, rc;
     const struct option opts[] = {
         {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
         {OPT_KEYWORD, "reply-to", &reply_to, reply_tos, NULL, NULL},
@@ -99,6 +101,7 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
     ropts.extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers");
     ropts.reply_all = reply_to;
     ropts.headers_only = format == FORMAT_HEADERS_ONLY;
+    ropts.decrypt = (maildex_decrypt_t) decrypt;
     /* notmuch's reply adds no excluded tags: every matching message is replied to. */
     qopts.exclude = MAILDEX_EXCLUDE_FALSE;
     if ((rc = cli_query_create(cli, text, &qopts, &q)) != 0)

@@ -9,7 +9,7 @@
 #include <time.h>
 
 /* notmuch reports a verification or decryption that failed on stderr as it walks the parts. */
-static void report_crypto_errors(const maildex_part_t *p)
+void show_report_crypto_errors(const maildex_part_t *p)
 {
     const char *error = maildex_part_crypto_error(p);
 
@@ -17,7 +17,7 @@ static void report_crypto_errors(const maildex_part_t *p)
         fprintf(stderr, "Failed to %s: %s\n",
                 maildex_part_verified(p) ? "verify signed part" : "decrypt part", error);
     for (size_t i = 0; i < maildex_part_count(p); i++)
-        report_crypto_errors(maildex_part_child(p, i));
+        show_report_crypto_errors(maildex_part_child(p, i));
 }
 
 maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const maildex_parts_options_t *opts)
@@ -27,7 +27,7 @@ maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const mail
     if (maildex_message_parts(m, s->duplicate, opts, &root) != MAILDEX_STATUS_OK)
         cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
     else
-        report_crypto_errors(root);
+        show_report_crypto_errors(root);
     return root;
 }
 

@@ -879,6 +879,8 @@ typedef struct {
     bool headers_only;                /* --format=headers-only: only In-Reply-To, References and the
                                          recipients (notmuch's "limited" reply) */
     const char *const *extra_headers; /* the original's extra headers, as maildex_parts_options_t's */
+    maildex_decrypt_t decrypt;        /* the original's encrypted parts (reply --decrypt); its
+                                         signatures are not verified, as notmuch's reply does not */
 } maildex_reply_options_t;
 
 /* Builds notmuch's reply to file number duplicate of m (as maildex_message_parts picks it): Subject

@@ -285,6 +285,7 @@ int maildex__show_reply_file(void *ctx, const char *path, const char *message_id
 
     *out = NULL;
     parts.extra_headers = opts->extra_headers;
+    parts.decrypt = opts->decrypt; /* notmuch's reply does not verify, even with --decrypt=true */
     r.original = local && reply ? maildex__show_open(local, path, &r.indexed, &rc, error) : NULL;
     if (r.original) {
         /* notmuch writes the full reply's headers in its "pretty" order, the limited one's as set. */

@@ -5,7 +5,7 @@
 # the gpg-agent (encstatus, the decrypted part in place of the ciphertext, "decrypted": "full") and
 # implies --verify, `--decrypt=auto` decrypts nothing (no stored session keys), and without the keys
 # the signature is an "error" with key-missing and the decryption "bad". JSON is compared after
-# parsing; S-expressions, text and what both print on stderr byte for byte.
+# parsing; S-expressions, text and what both print on stderr byte for byte. reply --decrypt too.
 # test-lib.sh moves into the test's directory: a relative srcdir would point nowhere after that.
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 . "$srcdir/test/test-lib.sh"
@@ -102,6 +102,34 @@ both --format=json --decrypt=auto "$encrypted"
 test_expect_equal "$(json_same '["encstatus" in m["body"][0], m["body"][0]["content"][1]["content-type"], m["crypto"]]')|$(cat "$TMP_DIRECTORY/m.err")|$(cmp -s "$TMP_DIRECTORY/n.err" "$TMP_DIRECTORY/m.err" && echo same-stderr)" \
     'same: [false, "application/octet-stream", {}]|Failed to decrypt part: no error explanation given
 rc 0|same-stderr'
+
+# reply --decrypt=true quotes the decrypted text and shows it in the original, but verifies nothing;
+# its default (auto) says on stderr that it could not decrypt, except for headers-only.
+test_begin_subtest "reply --decrypt=true quotes the decrypted text, as notmuch"
+"$NOTMUCH" reply --decrypt=true "$encrypted" > "$TMP_DIRECTORY/n.out" 2>&1
+maildex reply --decrypt=true "$encrypted" > "$TMP_DIRECTORY/m.out" 2>&1
+test_expect_equal "$(cmp "$TMP_DIRECTORY/n.out" "$TMP_DIRECTORY/m.out" && grep -x '> The door code is 4711.' "$TMP_DIRECTORY/m.out")" \
+    '> The door code is 4711.'
+
+test_begin_subtest "reply --format=json --decrypt=true: the original decrypted, its signatures not verified"
+for q in "$encrypted" "$signed"; do
+    "$NOTMUCH" reply --format=json --decrypt=true "$q"
+done > "$TMP_DIRECTORY/n.out" 2>&1
+for q in "$encrypted" "$signed"; do
+    maildex reply --format=json --decrypt=true "$q"
+done > "$TMP_DIRECTORY/m.out" 2>&1
+test_expect_equal "$(cmp "$TMP_DIRECTORY/n.out" "$TMP_DIRECTORY/m.out" && grep -c '"encstatus": \[{"status": "good"}\]' "$TMP_DIRECTORY/m.out"; grep -c sigstatus "$TMP_DIRECTORY/m.out")" \
+    '1
+0'
+
+test_begin_subtest "reply's stderr without --decrypt, every format, as notmuch"
+for f in default json sexp headers-only; do
+    "$NOTMUCH" reply --format=$f "$encrypted" 2>&1 > /dev/null | sed "s/^/$f: /"
+done > "$TMP_DIRECTORY/n.err"
+for f in default json sexp headers-only; do
+    maildex reply --format=$f "$encrypted" 2>&1 > /dev/null | sed "s/^/$f: /"
+done > "$TMP_DIRECTORY/m.err"
+test_expect_equal "$(cmp "$TMP_DIRECTORY/n.err" "$TMP_DIRECTORY/m.err" && grep -c 'Failed to decrypt part' "$TMP_DIRECTORY/m.err")" 3
 
 GNUPGHOME=$NOKEYS
 test_begin_subtest "without the key: an error signature with the key id and key-missing"
