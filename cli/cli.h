@@ -111,6 +111,13 @@ extern const struct keyword dump_include_keywords[];
  * search.exclude_tags, query.NAME and squery.NAME from the config (else the database), reporting a
  * syntax error as notmuch does. cli_query_create returns 0 or an exit status. */
 char *cli_query_string(void *ctx, int argc, char **argv);
+
+/* argv joined as cli_query_string joins it, or NULL when it is empty, after notmuch's message ("Error:
+ * notmuch search requires at least one search term.", with this program's and command's names). */
+char *cli_query_required(struct cli *cli, int argc, char **argv);
+
+/* The keywords of --format=text|text0|json|sexp, as enum sprinter_format (cmd-search.c). */
+extern const struct keyword cli_format_keywords[];
 int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,
                      maildex_query_t **out);
 

@@ -15,17 +15,6 @@ enum output {
     OUTPUT_COUNT = 1 << 2,
     OUTPUT_ADDRESS = 1 << 3,
 };
-enum format { FORMAT_TEXT, FORMAT_TEXT0, FORMAT_JSON, FORMAT_SEXP };
-
-static struct sprinter *make_printer(void *ctx, int format)
-{
-    switch (format) {
-    case FORMAT_JSON: return sprinter_json_create(ctx, stdout);
-    case FORMAT_SEXP: return sprinter_sexp_create(ctx, stdout);
-    case FORMAT_TEXT0: return sprinter_text0_create(ctx, stdout);
-    default: return sprinter_text_create(ctx, stdout);
-    }
-}
 
 /* notmuch's print_mailbox: text prints [count TAB] name-addr (or the address alone); the
  * structures print every field whatever --output=address says. */
@@ -75,19 +64,17 @@ int cmd_address(struct cli *cli, int argc, char **argv)
     static const struct keyword outputs[] = {{"sender", OUTPUT_SENDER}, {"recipients", OUTPUT_RECIPIENTS},
                                              {"count", OUTPUT_COUNT}, {"address", OUTPUT_ADDRESS},
                                              {NULL, 0}};
-    static const struct keyword formats[] = {{"text", FORMAT_TEXT}, {"text0", FORMAT_TEXT0},
-                                             {"json", FORMAT_JSON}, {"sexp", FORMAT_SEXP}, {NULL, 0}};
     static const struct keyword sorts[] = {{"newest-first", MAILDEX_SORT_NEWEST_FIRST},
                                            {"oldest-first", MAILDEX_SORT_OLDEST_FIRST}, {NULL, 0}};
     static const struct keyword excludes[] = {{"true", MAILDEX_EXCLUDE_TRUE},
                                               {"false", MAILDEX_EXCLUDE_FALSE}, {NULL, 0}};
     static const struct keyword dedups[] = {{"no", MAILDEX_DEDUP_NONE}, {"mailbox", MAILDEX_DEDUP_MAILBOX},
                                             {"address", MAILDEX_DEDUP_ADDRESS}, {NULL, 0}};
-    int output = 0, format = FORMAT_TEXT, sort = MAILDEX_SORT_NEWEST_FIRST;
+    int output = 0, format = SPRINTER_TEXT, sort = MAILDEX_SORT_NEWEST_FIRST;
     int exclude = MAILDEX_EXCLUDE_TRUE, dedup = MAILDEX_DEDUP_MAILBOX, rc;
     const struct option opts[] = {
         {OPT_FLAGS, "output", &output, outputs, NULL, NULL},
-        {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
+        {OPT_KEYWORD, "format", &format, cli_format_keywords, NULL, NULL},
         {OPT_KEYWORD, "sort", &sort, sorts, NULL, NULL},
         {OPT_KEYWORD, "exclude", &exclude, excludes, NULL, NULL},
         {OPT_KEYWORD, "deduplicate", &dedup, dedups, NULL, NULL},
@@ -107,11 +94,8 @@ int cmd_address(struct cli *cli, int argc, char **argv)
         fprintf(stderr, "--output=count is not applicable with --deduplicate=no\n");
         return EXIT_FAILURE;
     }
-    text = cli_query_string(cli->ctx, argc - first, argv + first);
-    if (*text == '\0') {
-        fprintf(stderr, "Error: maildex address requires at least one search term.\n");
+    if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
-    }
     qopts.sort = (maildex_sort_t) sort;
     qopts.exclude = (maildex_exclude_t) exclude;
     if ((rc = cli_query_create(cli, text, &qopts, &q)) != 0)
@@ -120,7 +104,7 @@ int cmd_address(struct cli *cli, int argc, char **argv)
                     (output & OUTPUT_RECIPIENTS ? MAILDEX_ADDRESS_RECIPIENTS : 0);
     aopts.dedup = (maildex_dedup_t) dedup;
     aopts.count = (output & OUTPUT_COUNT) != 0;
-    sp = make_printer(cli->ctx, format);
+    sp = sprinter_create(cli->ctx, stdout, (enum sprinter_format) format);
     st = print_addresses(sp, q, &aopts, output);
     if (st != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));

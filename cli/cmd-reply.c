@@ -90,11 +90,8 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
 
     if (first < 0)
         return -first;
-    text = cli_query_string(cli->ctx, argc - first, argv + first);
-    if (*text == '\0') {
-        fprintf(stderr, "Error: maildex reply requires at least one search term.\n");
+    if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
-    }
     ropts.user_name = config_get(cli->ctx, cli->config, "user.name");
     ropts.primary_email = config_get(cli->ctx, cli->config, "user.primary_email");
     ropts.other_email = (const char *const *) config_get_list(cli->ctx, cli->config, "user.other_email");

@@ -47,6 +47,19 @@ char *cli_query_string(void *ctx, int argc, char **argv)
     return q;
 }
 
+char *cli_query_required(struct cli *cli, int argc, char **argv)
+{
+    char *text = cli_query_string(cli->ctx, argc, argv);
+
+    if (text && *text)
+        return text;
+    fprintf(stderr, "Error: %s %s requires at least one search term.\n", cli_program, cli->command->name);
+    return NULL;
+}
+
+const struct keyword cli_format_keywords[] = {{"text", SPRINTER_TEXT}, {"text0", SPRINTER_TEXT0},
+                                              {"json", SPRINTER_JSON}, {"sexp", SPRINTER_SEXP}, {NULL, 0}};
+
 int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,
                      maildex_query_t **out)
 {
@@ -78,7 +91,6 @@ int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t 
 /* ---- search ---------------------------------------------------------------------------------------- */
 
 enum output { OUTPUT_SUMMARY, OUTPUT_THREADS, OUTPUT_MESSAGES, OUTPUT_FILES, OUTPUT_TAGS };
-enum format { FORMAT_TEXT, FORMAT_TEXT0, FORMAT_JSON, FORMAT_SEXP };
 
 struct search {
     struct cli *cli;
@@ -246,7 +258,7 @@ static void suggest(struct search *s, const char *text, int format)
 {
     char **words;
 
-    if (s->found || format == FORMAT_JSON || format == FORMAT_SEXP || !isatty(STDERR_FILENO))
+    if (s->found || format == SPRINTER_JSON || format == SPRINTER_SEXP || !isatty(STDERR_FILENO))
         return;
     char **tokens = g_strsplit(text, " ", -1);
     for (char **w = tokens; *w; w++) {
@@ -285,33 +297,21 @@ static int resolve_offset(struct search *s, int offset, maildex_query_options_t 
     return 0;
 }
 
-static struct sprinter *make_printer(void *ctx, int format)
-{
-    switch (format) {
-    case FORMAT_JSON: return sprinter_json_create(ctx, stdout);
-    case FORMAT_SEXP: return sprinter_sexp_create(ctx, stdout);
-    case FORMAT_TEXT0: return sprinter_text0_create(ctx, stdout);
-    default: return sprinter_text_create(ctx, stdout);
-    }
-}
-
 int cmd_search(struct cli *cli, int argc, char **argv)
 {
     static const struct keyword outputs[] = {{"summary", OUTPUT_SUMMARY}, {"threads", OUTPUT_THREADS},
                                              {"messages", OUTPUT_MESSAGES}, {"files", OUTPUT_FILES},
                                              {"tags", OUTPUT_TAGS}, {NULL, 0}};
-    static const struct keyword formats[] = {{"text", FORMAT_TEXT}, {"text0", FORMAT_TEXT0},
-                                             {"json", FORMAT_JSON}, {"sexp", FORMAT_SEXP}, {NULL, 0}};
     static const struct keyword sorts[] = {{"newest-first", MAILDEX_SORT_NEWEST_FIRST},
                                            {"oldest-first", MAILDEX_SORT_OLDEST_FIRST}, {NULL, 0}};
     static const struct keyword excludes[] = {{"true", MAILDEX_EXCLUDE_TRUE}, {"false", MAILDEX_EXCLUDE_FALSE},
                                               {"flag", MAILDEX_EXCLUDE_FLAG}, {"all", MAILDEX_EXCLUDE_ALL},
                                               {NULL, 0}};
     struct search s = {.cli = cli, .duplicate = -1};
-    int format = FORMAT_TEXT, limit = -1, offset = 0, rc;
+    int format = SPRINTER_TEXT, limit = -1, offset = 0, rc;
     const struct option opts[] = {
         {OPT_KEYWORD, "output", &s.output, outputs, NULL, NULL},
-        {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
+        {OPT_KEYWORD, "format", &format, cli_format_keywords, NULL, NULL},
         {OPT_KEYWORD, "sort", &s.sort, sorts, NULL, NULL},
         {OPT_KEYWORD, "exclude", &s.exclude, excludes, NULL, NULL},
         {OPT_INT, "limit", &limit, NULL, NULL, NULL},
@@ -326,11 +326,8 @@ int cmd_search(struct cli *cli, int argc, char **argv)
 
     if (first < 0)
         return -first;
-    text = cli_query_string(cli->ctx, argc - first, argv + first);
-    if (*text == '\0') {
-        fprintf(stderr, "Error: maildex search requires at least one search term.\n");
+    if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
-    }
     if (s.exclude == MAILDEX_EXCLUDE_FLAG && s.output != OUTPUT_SUMMARY) {
         fprintf(stderr, "Warning: this output format cannot flag excluded messages.\n");
         s.exclude = MAILDEX_EXCLUDE_FALSE;
@@ -348,7 +345,7 @@ int cmd_search(struct cli *cli, int argc, char **argv)
         if ((rc = cli_query_create(cli, text, &qopts, &s.q)) != 0)
             return rc;
     }
-    s.sp = make_printer(cli->ctx, format);
+    s.sp = sprinter_create(cli->ctx, stdout, (enum sprinter_format) format);
     s.sp->begin_list(s.sp);
     switch (s.output) {
     case OUTPUT_SUMMARY:

@@ -203,11 +203,8 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         return -first;
     if ((rc = settle_options(&r, &format, &single, entire_thread_set, decrypt)) != 0)
         return rc;
-    text = cli_query_string(cli->ctx, argc - first, argv + first);
-    if (*text == '\0') {
-        fprintf(stderr, "Error: maildex show requires at least one search term.\n");
+    if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
-    }
     r.s.popts = (maildex_parts_options_t){
         .body = r.s.body, .include_html = r.s.include_html,
         .extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers"),

@@ -129,3 +129,15 @@ struct sprinter *sprinter_text0_create(const void *ctx, FILE *stream)
         sp->separator = text0_separator;
     return sp;
 }
+
+/* Here rather than with the structured back ends: text is what anything unknown falls back to. */
+struct sprinter *sprinter_create(const void *ctx, FILE *stream, enum sprinter_format format)
+{
+    switch (format) {
+    case SPRINTER_JSON: return sprinter_json_create(ctx, stream);
+    case SPRINTER_SEXP: return sprinter_sexp_create(ctx, stream);
+    case SPRINTER_TEXT0: return sprinter_text0_create(ctx, stream);
+    case SPRINTER_TEXT: break;
+    }
+    return sprinter_text_create(ctx, stream);
+}

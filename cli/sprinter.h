@@ -81,4 +81,8 @@ struct sprinter *sprinter_text_create(const void *ctx, FILE *stream);
 /* As text, but separator prints a NUL byte (for xargs -0). */
 struct sprinter *sprinter_text0_create(const void *ctx, FILE *stream);
 
+/* The formats --format=text|text0|json|sexp names (search, address), and the printer of each. */
+enum sprinter_format { SPRINTER_TEXT, SPRINTER_TEXT0, SPRINTER_JSON, SPRINTER_SEXP };
+struct sprinter *sprinter_create(const void *ctx, FILE *stream, enum sprinter_format format);
+
 #endif

@@ -43,20 +43,6 @@ static uint64_t disk_size(const char *path)
     return size;
 }
 
-/* The integer a one-row PRAGMA answers on sql, into *value. */
-static int pragma_int(sqlite3 *sql, const char *pragma, int64_t *value)
-{
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(sql, pragma, -1, &stmt, NULL);
-
-    if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        *value = sqlite3_column_int64(stmt, 0);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(stmt);
-    return rc;
-}
-
 /* The status and message for a failed SQLite step rc, on connection sql (not always db's). */
 static maildex_status_t failed(maildex_db_t *db, sqlite3 *sql, int rc, const char *what)
 {
@@ -162,7 +148,7 @@ static maildex_status_t placeholder(maildex_db_t *db, sqlite3 *watch, char **pat
 
     if (st)
         return st;
-    pragma_int(watch, "PRAGMA page_size", &page_size);
+    maildex__pragma_int(watch, "PRAGMA page_size", &page_size);
     sql = sqlite3_mprintf("PRAGMA page_size=%lld; CREATE TABLE placeholder(x)", (long long) page_size);
     rc = sqlite3_open_v2(*path, &p, SQLITE_OPEN_READWRITE, NULL);
     if (rc == SQLITE_OK)
@@ -221,7 +207,7 @@ static maildex_status_t compact_unlocked(maildex_db_t *db, sqlite3 *watch, const
     struct swap sw = {NULL, NULL};
     int64_t before = 0, after = 0;
     char *copy = NULL;
-    maildex_status_t st = pragma_int(watch, "PRAGMA data_version", &before) == SQLITE_OK
+    maildex_status_t st = maildex__pragma_int(watch, "PRAGMA data_version", &before) == SQLITE_OK
                               ? MAILDEX_STATUS_OK
                               : failed(db, watch, sqlite3_errcode(watch), "cannot read database");
 
@@ -232,7 +218,7 @@ static maildex_status_t compact_unlocked(maildex_db_t *db, sqlite3 *watch, const
         st = vacuum_into(db, watch, &copy);
     if (st == MAILDEX_STATUS_OK)
         st = swap_begin(db, copy, &sw);
-    if (st == MAILDEX_STATUS_OK && pragma_int(watch, "PRAGMA data_version", &after) != SQLITE_OK)
+    if (st == MAILDEX_STATUS_OK && maildex__pragma_int(watch, "PRAGMA data_version", &after) != SQLITE_OK)
         st = failed(db, watch, sqlite3_errcode(watch), "cannot read database");
     *again = st == MAILDEX_STATUS_OK && after != before;
     if (sw.src) {

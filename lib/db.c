@@ -365,8 +365,7 @@ static maildex_status_t configure_connection(maildex_db_t *db)
                              "PRAGMA temp_store=MEMORY");
 }
 
-/* The integer a one-row PRAGMA answers, into *value; returns an SQLite result code. */
-static int pragma_int(sqlite3 *sql, const char *pragma, sqlite3_int64 *value)
+int maildex__pragma_int(sqlite3 *sql, const char *pragma, int64_t *value)
 {
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_prepare_v2(sql, pragma, -1, &stmt, NULL);
@@ -391,15 +390,15 @@ static maildex_status_t check_file_size(maildex_db_t *db)
 {
     struct stat file, wal;
     char *wal_path, *reason;
-    sqlite3_int64 pages = 0, page_size = 0, needed, present;
+    int64_t pages = 0, page_size = 0, needed, present;
     maildex_status_t st = maildex__exec(db, "BEGIN");
     int rc;
 
     if (st)
         return st;
-    rc = pragma_int(db->sql, "PRAGMA page_count", &pages);
+    rc = maildex__pragma_int(db->sql, "PRAGMA page_count", &pages);
     if (rc == SQLITE_OK)
-        rc = pragma_int(db->sql, "PRAGMA page_size", &page_size);
+        rc = maildex__pragma_int(db->sql, "PRAGMA page_size", &page_size);
     /* On an error the read transaction stays open (closing ends it): ending it here would overwrite
      * the error code that tells maildex_db_open whether a read-only open needs the repair. */
     if (rc != SQLITE_OK)

@@ -177,6 +177,10 @@ char *maildex__turn_waiting_message(maildex_db_t *db);
 void maildex__turn_yield(maildex_db_t *db);
 void maildex__turn_close(maildex_db_t *db);
 
+/* The integer a one-row PRAGMA answers on sql (any connection), into *value; returns an SQLite result
+ * code (db.c). */
+int maildex__pragma_int(sqlite3 *sql, const char *pragma, int64_t *value);
+
 /* Executes SQL without results (schema, pragmas). Not for anything that holds user text. */
 maildex_status_t maildex__exec(maildex_db_t *db, const char *sql);
 

@@ -606,11 +606,12 @@ void maildex__qparse_adopt(void *parent, struct maildex__qnode *n)
         maildex__qparse_adopt(n, n->children[i]);
 }
 
-int maildex__query_parse(void *ctx, const char *text, const struct maildex__query_options *opts,
-                         struct maildex__qnode **out, char **error)
+int maildex__qparse_run(void *ctx, const char *text, const struct maildex__query_options *opts,
+                        size_t restart, struct maildex__qnode *(*parse)(struct maildex__qparser *),
+                        struct maildex__qnode **out, char **error)
 {
     void *local = talloc_new(ctx);
-    struct maildex__qshared sh = {.ctx = local, .opts = opts};
+    struct maildex__qshared sh = {.ctx = local, .opts = opts, .restart = restart};
     struct maildex__qparser p = {.sh = &sh, .text = text ? text : "", .pos_fixed = MAILDEX__NO_POS};
     struct maildex__qnode *n;
     int ret;
@@ -621,21 +622,24 @@ int maildex__query_parse(void *ctx, const char *text, const struct maildex__quer
     if (!local)
         return MAILDEX__QUERY_NOMEM;
     p.len = strlen(p.text);
-    n = maildex__qparse_text(&p);
+    n = parse(&p);
     if (sh.nomem) {
         ret = MAILDEX__QUERY_NOMEM;
-        goto done;
-    }
-    if (!n) {
+    } else if (!n) {
         ret = MAILDEX__QUERY_BAD;
         if (error)
             *error = talloc_steal(ctx, sh.error);
-        goto done;
+    } else {
+        maildex__qparse_adopt(ctx, n);
+        *out = n;
+        ret = MAILDEX__QUERY_OK;
     }
-    maildex__qparse_adopt(ctx, n);
-    *out = n;
-    ret = MAILDEX__QUERY_OK;
-done:
     talloc_free(local);
     return ret;
+}
+
+int maildex__query_parse(void *ctx, const char *text, const struct maildex__query_options *opts,
+                         struct maildex__qnode **out, char **error)
+{
+    return maildex__qparse_run(ctx, text, opts, 0, maildex__qparse_text, out, error);
 }

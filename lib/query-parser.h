@@ -237,6 +237,13 @@ struct maildex__qnode *maildex__qparse_combine(struct maildex__qparser *p, enum 
 /* Moves a finished tree out of the scratch context onto parent: each node under its parent. */
 void maildex__qparse_adopt(void *parent, struct maildex__qnode *n);
 
+/* One whole parse of text by parse (the infix or the S-expression grammar), restart as the shared
+ * state starts it: the tree moved under ctx on success, the error message on failure. Returns a
+ * MAILDEX__QUERY_* code (query-parse.c). */
+int maildex__qparse_run(void *ctx, const char *text, const struct maildex__query_options *opts,
+                        size_t restart, struct maildex__qnode *(*parse)(struct maildex__qparser *),
+                        struct maildex__qnode **out, char **error);
+
 /* ---- query-parse.c: the grammar ----------------------------------------------------------------- */
 
 /* Parses the parser's whole text (a query, or a nested query's text) into a tree; NULL on failure. */

@@ -776,33 +776,13 @@ struct maildex__qnode *maildex__qexpand_sexp(struct maildex__qparser *p, const s
     return n;
 }
 
+static struct maildex__qnode *parse_whole(struct maildex__qparser *p)
+{
+    return parse(p, p->text, p->len);
+}
+
 int maildex__query_parse_sexp(void *ctx, const char *text, const struct maildex__query_options *opts,
                               struct maildex__qnode **out, char **error)
 {
-    void *local = talloc_new(ctx);
-    struct maildex__qshared sh = {.ctx = local, .opts = opts, .restart = MAILDEX__NO_POS};
-    struct maildex__qparser p = {.sh = &sh, .text = text ? text : "", .pos_fixed = MAILDEX__NO_POS};
-    struct maildex__qnode *n;
-    int ret;
-
-    *out = NULL;
-    if (error)
-        *error = NULL;
-    if (!local)
-        return MAILDEX__QUERY_NOMEM;
-    p.len = strlen(p.text);
-    n = parse(&p, p.text, p.len);
-    if (sh.nomem) {
-        ret = MAILDEX__QUERY_NOMEM;
-    } else if (!n) {
-        ret = MAILDEX__QUERY_BAD;
-        if (error)
-            *error = talloc_steal(ctx, sh.error);
-    } else {
-        maildex__qparse_adopt(ctx, n);
-        *out = n;
-        ret = MAILDEX__QUERY_OK;
-    }
-    talloc_free(local);
-    return ret;
+    return maildex__qparse_run(ctx, text, opts, MAILDEX__NO_POS, parse_whole, out, error);
 }
