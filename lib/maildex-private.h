@@ -37,6 +37,8 @@ struct maildex_db {
     int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
     bool turn_failed;                     /* ... it could not be opened: not tried again */
     bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
+    int64_t side_steps;                   /* VM steps and pages of the side reads of this handle's */
+    int64_t side_pages;                   /* queries (side-read.c): work bounds count them too */
 };
 
 /* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for

@@ -11,6 +11,7 @@
 #include "query-planner.h"
 
 #include "regexp.h"
+#include "side-read.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -493,7 +494,6 @@ struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const c
 {
     struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
                                    .nbinds = p->binds->len};
-    GArray *values = g_array_new(FALSE, FALSE, sizeof(int64_t));
     struct maildex__set *set = NULL;
     sqlite3_stmt *stmt = NULL;
     maildex_status_t st = MAILDEX_STATUS_OK;
@@ -503,17 +503,10 @@ struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const c
         st = maildex__sql_error(p->db, rc, "cannot plan the query");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__plan_bind(p->db, &so_far, stmt);
-    while (st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        int64_t v = sqlite3_column_int64(stmt, 0);
-        g_array_append_val(values, v);
-    }
-    if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
-        st = maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
+    if (st == MAILDEX_STATUS_OK && (set = maildex__set_of_column(p->ctx, stmt, &rc)) == NULL)
+        st = rc == SQLITE_NOMEM ? MAILDEX_STATUS_NO_MEMORY
+                                : maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
     sqlite3_finalize(stmt);
-    if (st == MAILDEX_STATUS_OK &&
-        (set = maildex__set_of_ints(p->ctx, (int64_t *) values->data, values->len)) == NULL)
-        st = MAILDEX_STATUS_NO_MEMORY;
-    g_array_free(values, TRUE);
     if (p->st == MAILDEX_STATUS_OK)
         p->st = st;
     return set;
@@ -549,6 +542,51 @@ static bool too_long(const struct maildex__qnode *n)
     return n->nchildren > MAILDEX__MAX_ARMS || (n->kind == MAILDEX__Q_XOR && maildex__fts_has_prefix(n));
 }
 
+/* Each part's keys, parts[i] for n's child i. The costly parts (a prefix: FTS5 merges all its words'
+ * doclists before the first key) after the first are read on a second connection and core while this
+ * one reads the rest: an XOR of two prefixes then costs the slower one, not both. */
+static void read_parts(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__set **parts)
+{
+    const size_t np = n->nchildren;
+    const char **streams = talloc_zero_array(p->ctx, const char *, np);
+    const char **side_sqls = talloc_zero_array(p->ctx, const char *, np);
+    size_t *side_part = talloc_zero_array(p->ctx, size_t, np);
+    struct maildex__set **side_sets = talloc_zero_array(p->ctx, struct maildex__set *, np);
+    struct maildex__side_read *side = NULL;
+    size_t nside = 0, ncostly = 0;
+
+    if (!streams || !side_sqls || !side_part || !side_sets) {
+        p->st = MAILDEX_STATUS_NO_MEMORY;
+        return;
+    }
+    for (size_t i = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
+        streams[i] = maildex__plan_stream(p, n->children[i]);
+        if (streams[i] && maildex__fts_has_prefix(n->children[i]) && ncostly++ > 0) {
+            side_part[nside] = i;
+            side_sqls[nside++] = streams[i];
+        }
+    }
+    if (p->st != MAILDEX_STATUS_OK)
+        return;
+    if (nside) {
+        const struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
+                                             .nbinds = p->binds->len};
+        side = maildex__side_read_start(p->ctx, p->db, side_sqls, nside, &so_far);
+    }
+    for (size_t i = 0, j = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
+        if (side && j < nside && side_part[j] == i) {
+            j++;
+            continue;
+        }
+        parts[i] = maildex__plan_read_keys(p, streams[i]);
+    }
+    if (side == NULL)
+        return;
+    maildex__side_read_finish(side, p->db, p->ctx, side_sets);
+    for (size_t j = 0; j < nside && p->st == MAILDEX_STATUS_OK; j++)
+        parts[side_part[j]] = side_sets[j] ? side_sets[j] : maildex__plan_read_keys(p, side_sqls[j]);
+}
+
 /* The messages a too_long n matches, found once per query: each part's own plan read once (the sum
  * of the parts), the parts' sorted keys merged pairwise, balanced (an XOR keeps the keys in one side
  * only, which is odd membership over all parts). */
@@ -561,10 +599,8 @@ static const struct maildex__set *key_set(struct maildex__planner *p, const stru
     if (set || p->st != MAILDEX_STATUS_OK)
         return set;
     parts = talloc_zero_array(p->ctx, struct maildex__set *, np);
-    for (size_t i = 0; parts && i < np && p->st == MAILDEX_STATUS_OK; i++) {
-        const char *stream = maildex__plan_stream(p, n->children[i]);
-        parts[i] = stream ? maildex__plan_read_keys(p, stream) : NULL;
-    }
+    if (parts)
+        read_parts(p, n, parts);
     for (size_t width = 1; parts && width < np && p->st == MAILDEX_STATUS_OK; width *= 2)
         for (size_t i = 0; i + width < np && p->st == MAILDEX_STATUS_OK; i += 2 * width) {
             struct maildex__set *both = maildex__set_merge(p->ctx, parts[i], parts[i + width],

@@ -119,4 +119,8 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
 maildex_status_t maildex__plan_bind(maildex_db_t *db, const struct maildex__plan *plan,
                                     sqlite3_stmt *stmt);
 
+/* The same, returning an SQLite result code. Without cursors (on another thread than the query's,
+ * which owns them), a statement that uses a full-text cursor gets SQLITE_MISUSE and nothing bound. */
+int maildex__plan_bind_values(const struct maildex__plan *plan, sqlite3_stmt *stmt, bool cursors);
+
 #endif

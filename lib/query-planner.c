@@ -368,8 +368,7 @@ void maildex__plan_assemble(struct maildex__planner *p, struct maildex__plan *pl
     plan->ranged = maildex__plan_compound(p, ranged, d->narms, " UNION ");
 }
 
-maildex_status_t maildex__plan_bind(maildex_db_t *db, const struct maildex__plan *plan,
-                                    sqlite3_stmt *stmt)
+int maildex__plan_bind_values(const struct maildex__plan *plan, sqlite3_stmt *stmt, bool cursors)
 {
     const int max = sqlite3_bind_parameter_count(stmt);
 
@@ -390,11 +389,22 @@ maildex_status_t maildex__plan_bind(maildex_db_t *db, const struct maildex__plan
             rc = maildex__set_bind(b->ptr, stmt, k);
             break;
         case MAILDEX__BIND_MATCH:
-            rc = maildex__match_bind(b->ptr, stmt, k);
+            /* A parameter stmt does not name has no name: only the cursors it uses matter. */
+            if (!cursors && sqlite3_bind_parameter_name(stmt, k) != NULL)
+                return SQLITE_MISUSE;
+            rc = cursors ? maildex__match_bind(b->ptr, stmt, k) : SQLITE_OK;
             break;
         }
         if (rc != SQLITE_OK)
-            return maildex__sql_error(db, rc, "cannot bind a query value");
+            return rc;
     }
-    return MAILDEX_STATUS_OK;
+    return SQLITE_OK;
+}
+
+maildex_status_t maildex__plan_bind(maildex_db_t *db, const struct maildex__plan *plan,
+                                    sqlite3_stmt *stmt)
+{
+    int rc = maildex__plan_bind_values(plan, stmt, true);
+
+    return rc == SQLITE_OK ? MAILDEX_STATUS_OK : maildex__sql_error(db, rc, "cannot bind a query value");
 }

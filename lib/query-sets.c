@@ -73,6 +73,22 @@ struct maildex__set *maildex__set_of_ints(void *ctx, const int64_t *values, size
     return s;
 }
 
+struct maildex__set *maildex__set_of_column(void *ctx, sqlite3_stmt *stmt, int *rc)
+{
+    GArray *values = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    struct maildex__set *set = NULL;
+
+    while ((*rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        int64_t v = sqlite3_column_int64(stmt, 0);
+        g_array_append_val(values, v);
+    }
+    if (*rc == SQLITE_DONE &&
+        (set = maildex__set_of_ints(ctx, (int64_t *) values->data, values->len)) == NULL)
+        *rc = SQLITE_NOMEM;
+    g_array_free(values, TRUE);
+    return set;
+}
+
 struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
                                        const struct maildex__set *b, bool in_one_only)
 {

@@ -32,6 +32,10 @@ struct maildex__set *maildex__set_of_ints(void *ctx, const int64_t *values, size
 
 /* A set of the strings (copied), talloc'd on ctx; NULL when out of memory. */
 struct maildex__set *maildex__set_of_texts(void *ctx, const char *const *values, size_t n);
+/* The integers of column 0 of every row stmt steps through, as a set on ctx. NULL with *rc the
+ * SQLite result code (SQLITE_NOMEM when out of memory) when a step fails; *rc is SQLITE_DONE after a
+ * set. */
+struct maildex__set *maildex__set_of_column(void *ctx, sqlite3_stmt *stmt, int *rc);
 /* The integers of a or b (in_one_only: of exactly one of them), in one linear pass. */
 struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
                                        const struct maildex__set *b, bool in_one_only);

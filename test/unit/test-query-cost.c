@@ -399,6 +399,35 @@ TEST(hard_queries_cost_the_sum_of_their_parts)
     ASSERT_EQ(bad, 0);
 }
 
+/* An XOR of two prefixes reads the second on a second connection and core (lib/side-read.c): the
+ * same keys as the sequential plan of the same sets, and its work is counted as the query's. */
+TEST(xor_of_prefixes_reads_a_part_on_the_side)
+{
+    maildex_db_t *db = fixture_big_store(10000);
+    size_t n_xor, n_expanded;
+    struct work w;
+    GHashTable *x, *e;
+
+    x = keys_of(db, "wk* xor wre*", &w);
+    n_xor = g_hash_table_size(x);
+    ASSERT(db->side_steps > 0);
+    ASSERT(w.steps > db->side_steps);
+    e = keys_of(db, "(wk* or wre*) and not (wk* and wre*)", &w);
+    n_expanded = g_hash_table_size(e);
+    ASSERT_EQ(db->side_steps, 0);
+    printf("# wk* xor wre*: %zu keys\n", n_xor);
+    ASSERT(n_xor > 0);
+    ASSERT_EQ(n_xor, n_expanded);
+    GHashTableIter it;
+    gpointer k;
+    g_hash_table_iter_init(&it, x);
+    while (g_hash_table_iter_next(&it, &k, NULL))
+        ASSERT(g_hash_table_contains(e, k));
+    g_hash_table_destroy(x);
+    g_hash_table_destroy(e);
+    maildex_db_close(db);
+}
+
 /* ---- random boolean combinations -------------------------------------------------------------------- */
 
 /* The leaves: tags of every size, folders, paths, common and rare words, prefixes, senders, a date
@@ -753,6 +782,6 @@ TEST_MAIN(TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does
               TEST_ENTRY(thread_summary_work_does_not_grow_with_the_store)
                   TEST_ENTRY(counts_of_a_tag_or_everything_are_stored)
                       TEST_ENTRY(hard_queries_cost_the_sum_of_their_parts)
-                          TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
+                          TEST_ENTRY(xor_of_prefixes_reads_a_part_on_the_side) TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
                               TEST_ENTRY(long_queries_stay_linear)
                                   TEST_ENTRY(sexp_queries_plan_as_their_infix_equals))
