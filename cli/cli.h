@@ -102,6 +102,11 @@ command_fn cmd_reply;
  * (relative-date.c). */
 void cli_relative_date(char *buf, size_t size, time_t then);
 
+/* notmuch's check of new.tags before new or insert does anything (hooks included): a tag it would
+ * refuse to add is reported in notmuch's words ("Error: tag '-foo' in new.tags: ...") and the status
+ * is EXIT_FAILURE (cmd-new.c). */
+int cli_check_new_tags(const char *const *tags);
+
 /* dump's and restore's --include keywords (cmd-dump.c). */
 enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };
 extern const struct keyword dump_include_keywords[];

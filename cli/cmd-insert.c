@@ -20,13 +20,9 @@
 static int new_tags(struct cli *cli, char ***out)
 {
     char **tags = config_get_list(cli->ctx, cli->config, "new.tags");
-    const char *why;
 
     *out = tags;
-    for (size_t i = 0; tags[i]; i++)
-        if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK)
-            return cli_error(cli, "tag '%s' in new.tags: %s", tags[i], why);
-    return 0;
+    return cli_check_new_tags((const char *const *) tags);
 }
 
 /* The +TAG -TAG arguments, read as `tag` reads them (notmuch's parse_tag_command_line); what would

@@ -203,6 +203,10 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     int first = options_parse(cli->ctx, argc, argv, 1, shared, &error), rc;
     const int flags = cli->command->flags;
 
+    if (first == OPTIONS_UNRECOGNIZED) {
+        fprintf(stderr, "%s\n", error);
+        return -EXIT_FAILURE;
+    }
     if (first < 0) {
         cli_error(cli, "%s", error);
         return -EXIT_FAILURE;
@@ -287,6 +291,10 @@ int main(int argc, char **argv)
     if (argc > 0)
         cli_program = program_name(argv[0]);
     first = options_parse(cli.ctx, argc, argv, 1, global, &error);
+    if (first == OPTIONS_UNRECOGNIZED) {
+        fprintf(stderr, "%s\n", error);
+        goto done;
+    }
     if (first < 0) {
         cli_error(NULL, "%s", error);
         goto done;

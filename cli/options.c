@@ -160,8 +160,8 @@ int options_parse(void *ctx, int argc, char **argv, int start, const struct opti
                 o = NULL;
         }
         if (o == NULL) {
-            *error = talloc_asprintf(ctx, "unrecognized option: %s", arg);
-            return -1;
+            *error = talloc_asprintf(ctx, "Unrecognized option: %s", arg);
+            return OPTIONS_UNRECOGNIZED;
         }
         if (eq)
             value = eq + 1;

@@ -37,8 +37,12 @@ struct option {
  * *list is empty; a new one is allocated on ctx). Returns false when out of memory, *list unchanged. */
 bool options_strv_append(void *ctx, char ***list, const char *value);
 
-/* Parses argv[start..] against opts. Returns the index of the first non-option argument, or -1 with
- * *error set to a talloc'd message on ctx ("unrecognized option: --foo"). */
+/* What options_parse returns for an option opts does not have: *error is then notmuch's own line
+ * ("Unrecognized option: --foo"), which scripts match and which notmuch prints without its name. */
+#define OPTIONS_UNRECOGNIZED (-2)
+
+/* Parses argv[start..] against opts. Returns the index of the first non-option argument, or a negative
+ * number (-1, or OPTIONS_UNRECOGNIZED) with *error set to a talloc'd message on ctx. */
 int options_parse(void *ctx, int argc, char **argv, int start, const struct option *opts,
                   char **error);
 

@@ -172,7 +172,7 @@ maildex insert: invalid tag change '+-x': tag starting with '-' forbidden
 [1]
 maildex insert: cannot add tag 'LONG': tag value is too long (exceeds 200 bytes)
 [1]
-maildex insert: tag '-foo' in new.tags: tag starting with '-' forbidden
+Error: tag '-foo' in new.tags: tag starting with '-' forbidden
 [1]|0"
 
 test_begin_subtest "the post-insert hook runs after a delivery, sees the message, NOTMUCH_CONFIG set"

@@ -82,7 +82,7 @@ test_begin_subtest "--query takes infix or sexp only, and only where there is a 
 output=$(maildex search --query=lisp '(tag inbox)' 2>&1; echo "status=$?"; maildex new --query=sexp 2>&1; echo "status=$?")
 test_expect_equal "$output" "maildex search: unknown keyword for --query: 'lisp'
 status=1
-maildex new: unrecognized option: --query=sexp
+Unrecognized option: --query=sexp
 status=1"
 
 test_begin_subtest "saved queries and macros from the config file and the database"
