@@ -227,19 +227,49 @@ as a person moves the cursor there."
           (let ((inhibit-read-only t))
             (erase-buffer)))))))
 
+;; An error in a process filter or sentinel (notmuch.el reading output it cannot use) is said in
+;; the echo area of an interactive Emacs, which goes on; in batch mode Emacs 28 exits instead, which
+;; would end every later step too. Every filter and sentinel notmuch.el sets is guarded so that it
+;; says the error as the echo area does, and the step that caused it reports it.
+(defun maildex-test--guard (kind function)
+  "FUNCTION, a process filter or sentinel (KIND), whose errors are said, not signalled."
+  (if (not (functionp function))
+      function
+    (lambda (&rest args)
+      (condition-case err
+          (apply function args)
+        (error (message "error in process %s: %s" kind (error-message-string err)))))))
+(advice-add 'set-process-filter :filter-args
+            (lambda (args) (list (car args) (maildex-test--guard "filter" (cadr args)))))
+(advice-add 'set-process-sentinel :filter-args
+            (lambda (args) (list (car args) (maildex-test--guard "sentinel" (cadr args)))))
+
+(defun maildex-test--process-errors (since)
+  "The errors of process filters and sentinels said in *Messages* after position SINCE."
+  (with-current-buffer (messages-buffer)
+    (let ((errors nil))
+      (save-excursion
+        (goto-char (min since (point-max)))
+        (while (re-search-forward "^error in process \\(filter\\|sentinel\\): .*" nil t)
+          (push (match-string-no-properties 0) errors)))
+      (nreverse errors))))
+
 (defun maildex-test--run-step (name title function)
   "Run FUNCTION and write its output, errors included, to NAME.out."
   (setq maildex-test--output nil)
   (maildex-test-print "# %s" title)
-  (condition-case err
-      (funcall function)
-    (error (maildex-test-print "error: %s" (error-message-string err))))
-  (condition-case err
-      (maildex-test-wait)
-    (error (maildex-test-print "error: %s" (error-message-string err))))
-  (let ((errors (maildex-test--errors)))
-    (when errors
-      (maildex-test-print "*Notmuch errors* says:\n%s" errors)))
+  (let ((messages (with-current-buffer (messages-buffer) (point-max))))
+    (condition-case err
+        (funcall function)
+      (error (maildex-test-print "error: %s" (error-message-string err))))
+    (condition-case err
+        (maildex-test-wait)
+      (error (maildex-test-print "error: %s" (error-message-string err))))
+    (let ((errors (maildex-test--errors)))
+      (when errors
+        (maildex-test-print "*Notmuch errors* says:\n%s" errors)))
+    (dolist (said (maildex-test--process-errors messages))
+      (maildex-test-print "echo area: %s" said)))
   (with-temp-file (expand-file-name (concat name ".out") maildex-test-out)
     (set-buffer-file-coding-system 'utf-8-unix)
     (apply #'insert (reverse maildex-test--output))))
