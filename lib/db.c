@@ -36,6 +36,12 @@ static bool close_connection(maildex_db_t *db)
     maildex__tags_free(db);
     maildex__stmt_finalize_all(db);
     maildex__turn_close(db);
+    /* A writer leaves an empty WAL behind, as indexing does (index.c): every command is a process of
+     * its own, and the first connection of a process rebuilds the WAL's index from every frame the
+     * file holds, so a WAL that many small writes (notmuch.el's tag --batch, one per key) left
+     * growing made each later command read all of it before its first row. */
+    if (db->sql && db->mode != MAILDEX_DB_READ_ONLY && sqlite3_total_changes64(db->sql) > 0)
+        maildex__checkpoint(db);
     if (db->sql) {
         rc = sqlite3_close(db->sql);
         if (rc != SQLITE_OK)

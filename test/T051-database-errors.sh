@@ -27,7 +27,22 @@ status=1|1"
 test_require python3
 python3 "$srcdir/bench/gen" --count 300 "$MAIL_DIR" >/dev/null
 maildex new >/dev/null
-maildex tag +marked -- '*' # grows the database in the WAL: the newest page 1 is there now
+# A tag grows the database; with a reader open meanwhile its checkpoint cannot pass the reader's
+# snapshot, so its pages stay in the WAL: the newest page 1 is there now.
+python3 - "$DB" "$TMP_DIRECTORY/reader-ready" "$TMP_DIRECTORY/reader-go" <<'PY' &
+import os, sqlite3, sys, time
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, isolation_level=None)
+db.execute("BEGIN")
+db.execute("SELECT count(*) FROM messages").fetchone()
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+PY
+reader=$!
+while [ ! -e "$TMP_DIRECTORY/reader-ready" ]; do sleep 0.05; done
+maildex tag +marked -- '*'
+touch "$TMP_DIRECTORY/reader-go"
+wait $reader
 count=$(maildex count '*')
 
 # Runs every command that opens the database; prints each one's exit status and stderr.

@@ -185,4 +185,12 @@ before=$(files)
 maildex tag +unread +draft -- '*'
 test_expect_equal "$(files)" "$before"
 
+# Every command is a process of its own whose first connection reads every frame of the WAL: a tag
+# (notmuch.el runs one per key) must not leave its frames there for all later commands to read.
+test_begin_subtest "tag, one line at a time as notmuch.el sends it, leaves an empty WAL behind"
+for i in 1 2 3; do
+    printf '+wal%s -- *\n' "$i" | maildex tag --batch
+done
+test_expect_equal "$(stat -c %s "$MAIL_DIR/.maildex/maildex.db-wal")|$(maildex count tag:wal3)" "0|$(maildex count '*')"
+
 test_done

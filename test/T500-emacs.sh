@@ -6,7 +6,9 @@
 # person's keystrokes would (notmuch-hello, search both ways, tagging, tree, unthreaded, show, reply,
 # sending through a mock sendmail with the Fcc through `insert`, address completion); each step is one
 # subtest, and what it saw must equal test/expected/emacs/NAME.out line for line. Text in
-# *Notmuch errors* fails the step that caused it.
+# *Notmuch errors* fails the step that caused it. notmuch.el runs the program through a wrapper that
+# logs each argv, and a last subtest fails if a row of notmuch-compat.md §1.2 (every way notmuch.el
+# 0.37 calls notmuch) was never reached.
 #
 # MAILDEX_EMACS_PROGRAM selects the program: maildex (the default, the build's cli/maildex), notmuch
 # (T501-emacs-notmuch.sh), which must pass every step, so that a failure shows whether the test or
@@ -96,6 +98,7 @@ cat > "$out/sent-\$n.eml"
 EOF
 chmod +x "$TMP_DIRECTORY/sendmail"
 
+tab=$(printf '\t')
 "$program" new > "$TMP_DIRECTORY/new.log" 2>&1 || cat "$TMP_DIRECTORY/new.log"
 # The commands notmuch.el runs that maildex does not have yet: `maildex help COMMAND` fails for a
 # command not in its table. notmuch has them all (its `help` would start man).
@@ -107,7 +110,19 @@ if [ "$program" = maildex ]; then
 fi
 [ -z "$missing" ] || echo "# $program has no:$missing"
 
-MAILDEX_EMACS_NOTMUCH_EL=$NOTMUCH_EL MAILDEX_EMACS_PROGRAM=$program MAILDEX_EMACS_MISSING=$missing \
+# notmuch.el runs the program through a wrapper that adds each argv as one line to argv.log, the
+# arguments separated by tabs, so that the test knows which of notmuch.el's entry points the steps
+# reached. The steps' own checks run the program itself and are not logged.
+real_program=$(command -v "$program")
+cat > "$TMP_DIRECTORY/logged-program" <<EOF
+#!/bin/sh
+(IFS='$tab'; printf '%s\\n' "\$*") >> "$out/argv.log"
+exec "$real_program" "\$@"
+EOF
+chmod +x "$TMP_DIRECTORY/logged-program"
+
+MAILDEX_EMACS_NOTMUCH_EL=$NOTMUCH_EL MAILDEX_EMACS_PROGRAM=$real_program MAILDEX_EMACS_MISSING=$missing \
+    MAILDEX_EMACS_COMMAND=$TMP_DIRECTORY/logged-program \
     MAILDEX_EMACS_OUT=$out MAILDEX_EMACS_MAIL=$MAIL_DIR MAILDEX_EMACS_SENDMAIL=$TMP_DIRECTORY/sendmail \
     MAILDEX_EMACS_CORPUS=$corpus \
     timeout 90 emacs --batch -Q -l "$srcdir/test/emacs/maildex-test.el" -l "$srcdir/test/emacs/steps.el" \
@@ -128,7 +143,6 @@ EOF
 )
 
 # One subtest per expected file, in their order; its title is the file's first line.
-tab=$(printf '\t')
 for want in "$expected"/*.out; do
     [ -f "$want" ] || continue
     name=$(basename "$want" .out)
@@ -155,6 +169,45 @@ for want in "$expected"/*.out; do
     *) test_failure_ "emacs did not reach this step (exit status $emacs_status):" "$(tail -n 20 "$TMP_DIRECTORY/emacs.log")" ;;
     esac
 done
+
+# notmuch.el's entry points, the rows of the table in notmuch-compat.md §1.2, each as an extended
+# regular expression over an argv notmuch.el ran (argv.log, the arguments joined by spaces). A row
+# is reached when one of the logged argvs matches; a row with several patterns needs each of them.
+entry_points=$(cat <<'EOF'
+1	^config get user\.primary_email$
+2	^config get user\.name$
+2	^config get user\.other_email$
+3	^search --format=sexp --format-version=5 --sort=oldest-first .
+3	^search --format=sexp --format-version=5 --sort=newest-first .
+4	^search --output=tags \*$
+5	^search --output=tags --exclude=false \*$
+5	^search --output=tags --exclude=false tag:
+6	^count --exclude=false$
+6	^count [^-]
+7	^count --exclude=true --batch$
+7	^count --exclude=false --batch$
+8	^show --format=sexp --format-version=5 (--decrypt=true )?(--duplicate=[0-9]+ )?(--part=0 )?(--entire-thread=false )?--exclude=false ' thread:[0-9a-f]{16} .*'$
+9	^show --format=raw --part=[0-9]+ (--decrypt=true )?id:[^ ]+$
+10	^tag --batch$
+11	^show --format=raw (--duplicate=[0-9]+ )?id:[^ ]+$
+12	^show --format=mbox --exclude=false id:[^ ]+ OR id:
+13	^show --body=false --format=sexp --format-version=5 --sort=(oldest|newest)-first --entire-thread .
+13	^show --body=false --format=sexp --format-version=5 --sort=(oldest|newest)-first --unthreaded .
+14	^reply --format=sexp --format-version=5 (--duplicate=[0-9]+ )?(--decrypt=true )?--reply-to=(all|sender) .
+15	^address --format=sexp --format-version=5 --output=(sender|recipients) --deduplicate=address .
+16	^insert --folder=sent$
+16	^insert --create-folder --folder=drafts \+draft$
+17	^new$
+18	^--version$
+19	^search --output=tags --exclude=false id:[^ ]+$
+EOF
+)
+test_begin_subtest "every entry point of notmuch.el in notmuch-compat.md §1.2 was reached"
+touch "$out/argv.log"
+unreached=$(printf '%s\n' "$entry_points" | while IFS="$tab" read -r row pattern; do
+    tr "$tab" ' ' < "$out/argv.log" | grep -Eq -- "$pattern" || echo "row $row, never ran: $pattern"
+done)
+test_expect_equal "$unreached" ""
 
 test_begin_subtest "every step has an expected output, and emacs ran to the end"
 extra=$(cut -f 2 "$out/results" 2>/dev/null | while read -r name; do

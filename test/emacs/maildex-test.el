@@ -10,7 +10,9 @@
 ;;
 ;; Environment (set by T500-emacs.sh):
 ;;   MAILDEX_EMACS_NOTMUCH_EL  the directory of notmuch.el (Debian's elpa-notmuch)
-;;   MAILDEX_EMACS_PROGRAM     the value of `notmuch-command'
+;;   MAILDEX_EMACS_COMMAND     the value of `notmuch-command': the program behind a wrapper that
+;;                             logs each argv (T500-emacs.sh checks which entry points were reached)
+;;   MAILDEX_EMACS_PROGRAM     the program under test itself, for the steps' own checks
 ;;   MAILDEX_EMACS_MISSING     the commands the program does not have, separated by spaces
 ;;   MAILDEX_EMACS_OUT         where each step's NAME.out goes, and `results' (one line per step)
 ;;   MAILDEX_EMACS_MAIL        the mail root, shown as MAIL in output
@@ -23,7 +25,10 @@
 (add-to-list 'load-path (getenv "MAILDEX_EMACS_NOTMUCH_EL"))
 (require 'notmuch)
 
-(setq notmuch-command (getenv "MAILDEX_EMACS_PROGRAM"))
+(setq notmuch-command (getenv "MAILDEX_EMACS_COMMAND"))
+(defvar maildex-test-program-file (getenv "MAILDEX_EMACS_PROGRAM")
+  "The program under test itself, which `notmuch-command' runs through a wrapper that logs
+every argv: the steps' own checks run it directly, so that only notmuch.el's calls are logged.")
 ;; Mail leaves through the mock, as it would through a local sendmail.
 (setq message-send-mail-function #'message-send-mail-with-sendmail
       send-mail-function #'message-send-mail-with-sendmail
@@ -145,6 +150,19 @@ the Date, Message-ID and unique file name part of that mail."
 
 ;;; Acting as a person
 
+(defun maildex-test-glance ()
+  "Print the prompt waiting in the minibuffer, what is typed there and the list of
+completions shown under it: a person's glance at the screen in the middle of typing.
+Bound to <f12>, so that the keys of a step can take it while a prompt waits."
+  (interactive)
+  (maildex-test-print "minibuffer: %s%s" (or (minibuffer-prompt) "")
+                      (if (minibufferp) (minibuffer-contents-no-properties) ""))
+  (let ((completions (get-buffer "*Completions*")))
+    (if (and completions (get-buffer-window completions))
+        (maildex-test-screen nil completions)
+      (maildex-test-print "(no completions shown)"))))
+(global-set-key (kbd "<f12>") #'maildex-test-glance)
+
 (defun maildex-test-wait ()
   "Wait until every process notmuch.el started has finished and its output is handled."
   (let ((deadline (+ (float-time) maildex-test-timeout)))
@@ -176,7 +194,7 @@ as a person moves the cursor there."
   "Print the output of the program under test run with ARGS, as a person checks in a shell."
   (with-temp-buffer
     (let* ((default-directory (expand-file-name "~/"))
-           (status (apply #'call-process notmuch-command nil t nil args)))
+           (status (apply #'call-process maildex-test-program-file nil t nil args)))
       ;; the same line for every program, so that one expected text holds for all
       (maildex-test-print "$ <program> %s"
                           (mapconcat (lambda (a) (if (string-match-p "[ *'\"]" a) (format "'%s'" a) a))
@@ -209,19 +227,49 @@ as a person moves the cursor there."
           (let ((inhibit-read-only t))
             (erase-buffer)))))))
 
+;; An error in a process filter or sentinel (notmuch.el reading output it cannot use) is said in
+;; the echo area of an interactive Emacs, which goes on; in batch mode Emacs 28 exits instead, which
+;; would end every later step too. Every filter and sentinel notmuch.el sets is guarded so that it
+;; says the error as the echo area does, and the step that caused it reports it.
+(defun maildex-test--guard (kind function)
+  "FUNCTION, a process filter or sentinel (KIND), whose errors are said, not signalled."
+  (if (not (functionp function))
+      function
+    (lambda (&rest args)
+      (condition-case err
+          (apply function args)
+        (error (message "error in process %s: %s" kind (error-message-string err)))))))
+(advice-add 'set-process-filter :filter-args
+            (lambda (args) (list (car args) (maildex-test--guard "filter" (cadr args)))))
+(advice-add 'set-process-sentinel :filter-args
+            (lambda (args) (list (car args) (maildex-test--guard "sentinel" (cadr args)))))
+
+(defun maildex-test--process-errors (since)
+  "The errors of process filters and sentinels said in *Messages* after position SINCE."
+  (with-current-buffer (messages-buffer)
+    (let ((errors nil))
+      (save-excursion
+        (goto-char (min since (point-max)))
+        (while (re-search-forward "^error in process \\(filter\\|sentinel\\): .*" nil t)
+          (push (match-string-no-properties 0) errors)))
+      (nreverse errors))))
+
 (defun maildex-test--run-step (name title function)
   "Run FUNCTION and write its output, errors included, to NAME.out."
   (setq maildex-test--output nil)
   (maildex-test-print "# %s" title)
-  (condition-case err
-      (funcall function)
-    (error (maildex-test-print "error: %s" (error-message-string err))))
-  (condition-case err
-      (maildex-test-wait)
-    (error (maildex-test-print "error: %s" (error-message-string err))))
-  (let ((errors (maildex-test--errors)))
-    (when errors
-      (maildex-test-print "*Notmuch errors* says:\n%s" errors)))
+  (let ((messages (with-current-buffer (messages-buffer) (point-max))))
+    (condition-case err
+        (funcall function)
+      (error (maildex-test-print "error: %s" (error-message-string err))))
+    (condition-case err
+        (maildex-test-wait)
+      (error (maildex-test-print "error: %s" (error-message-string err))))
+    (let ((errors (maildex-test--errors)))
+      (when errors
+        (maildex-test-print "*Notmuch errors* says:\n%s" errors)))
+    (dolist (said (maildex-test--process-errors messages))
+      (maildex-test-print "echo area: %s" said)))
   (with-temp-file (expand-file-name (concat name ".out") maildex-test-out)
     (set-buffer-file-coding-system 'utf-8-unix)
     (apply #'insert (reverse maildex-test--output))))

@@ -244,7 +244,50 @@
     (steps--sent 2)
     (maildex-test-program "search" "--output=tags" "subject:grill")))
 
-(maildex-test-step "22-hello-at-the-end" "notmuch-hello at the end" ("show" "reply" "insert" "address")
+;;; Tag completion and drafts, the last of notmuch.el's entry points
+
+(maildex-test-step "22-tag-completion" "tag completion: + and - offer tags, t offers those of the results, excluded mail's too" ("show" "reply" "insert" "address")
+  (let ((inbox (steps--search-buffer "tag:inbox")))
+    ;; + offers every tag to add; a few letters and TAB complete to the one tag they start
+    (maildex-test-goto inbox "Minutes of the meeting")
+    (maildex-test-keys "+ <f12> TAB <f12> sec TAB <f12> RET")
+    (maildex-test-line)
+    ;; - offers the thread's own tags to remove
+    (maildex-test-keys "- TAB <f12> sec TAB RET")
+    (maildex-test-line)
+    ;; mail tagged spam leaves the results (search.exclude_tags), but filtering the results by a
+    ;; tag (t) still offers its tags: they come from `search --output=tags --exclude=false QUERY'
+    (maildex-test-goto inbox "Signed release notes")
+    (maildex-test-keys "+ spam SPC +junk RET")
+    (maildex-test-line)
+    (maildex-test-keys "t TAB <f12> sp TAB RET")
+    (maildex-test-screen)))
+
+(maildex-test-step "23-draft-save-resume" "a draft saved (C-x C-s), changed and saved again, postponed, resumed (e) and sent" ("show" "reply" "insert" "address")
+  (maildex-test-keys "M-x notmuch RET")
+  (maildex-test-keys "m dave@example.com C-c C-f C-s Cake SPC recipe C-c C-b Flour, SPC eggs. C-x C-s")
+  (let ((maildex-test-sent t))
+    (maildex-test-program "count" "--exclude=false" "subject:cake")
+    (maildex-test-program "search" "--output=tags" "subject:cake")
+    ;; saving again keeps one copy: the earlier one is tagged deleted
+    (maildex-test-keys "RET Sugar. C-x C-s")
+    (maildex-test-program "count" "--exclude=false" "subject:cake")
+    (maildex-test-program "count" "subject:cake")
+    (maildex-test-program "search" "--output=tags" "--exclude=false" "subject:cake")
+    (maildex-test-keys "C-c C-p")
+    (maildex-test-keys "M-x notmuch RET s subject:cake RET")
+    (maildex-test-screen)
+    (maildex-test-keys "RET")
+    (maildex-test-screen)
+    ;; resuming asks no question when the message has the draft tags
+    (maildex-test-keys "e")
+    (maildex-test-screen "the resumed draft")
+    (maildex-test-keys "M-> RET Butter. C-c C-c")
+    (steps--sent 3)
+    (maildex-test-program "count" "--exclude=false" "subject:cake")
+    (maildex-test-program "search" "--output=tags" "subject:cake")))
+
+(maildex-test-step "24-hello-at-the-end" "notmuch-hello at the end" ("show" "reply" "insert" "address")
   (maildex-test-keys "M-x notmuch RET")
   (maildex-test-screen))
 
