@@ -37,6 +37,7 @@ struct maildex_db {
     int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
     bool turn_failed;                     /* ... it could not be opened: not tried again */
     bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
+    maildex_pair_t *user_fields;          /* maildex_db_set_user_fields, ended by NULLs; NULL for none */
 };
 
 /* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for
