@@ -12,6 +12,7 @@
 #include "message-body.h"
 #include "message-id.h"
 #include "fts-tokenizer.h"
+#include "mime-gzip.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -346,10 +347,9 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const
         data = "";
         len = 0;
     }
-    text = data;
-    text_len = len;
-    if (needs_unix_line_ends(data, len))
-        text = unix_line_ends(local, data, len, &text_len);
+    text = maildex__gunzip(local, data, len, &text_len);
+    if (text && needs_unix_line_ends(text, text_len))
+        text = unix_line_ends(local, text, text_len, &text_len);
     message = text ? construct_message(local, text, text_len, &why) : NULL;
     /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
     if (text == NULL || !fill(msg, local, message, data, len, user_fields)) {

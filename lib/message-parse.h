@@ -70,7 +70,8 @@ enum {
 void maildex__message_parse_init(void);
 
 /* Parses the mail file at `path`. Symlinks are followed; anything but a regular file (a FIFO, a
- * device, a directory) is refused at once without blocking. user_fields are the
+ * device, a directory) is refused at once without blocking. A gzip-compressed file (notmuch's
+ * `.gz` mail: it starts with gzip's magic bytes) is read decompressed. user_fields are the
  * user-defined fields to extract into user_text (maildex_db_set_user_fields' form; NULL for none).
  * Returns one of the values above; the result and the error string are talloc'd under `ctx`. `error`
  * may be NULL. */
@@ -78,7 +79,7 @@ int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_
                                 struct maildex__parsed_message **out, char **error);
 
 /* The same for `len` bytes at `data` (which need not be NUL-terminated); the sha1 fallback id is
- * computed over exactly these bytes. */
+ * computed over exactly these bytes (compressed ones included, as notmuch's). */
 int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
                                   struct maildex__parsed_message **out, char **error);
 
