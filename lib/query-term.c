@@ -133,6 +133,12 @@ static struct maildex__qnode *prob_term(struct maildex__qparser *p, const struct
 
     if (flags & MAILDEX__QFLAG_REGEX)
         return prefixed_new(p, t, value, flags);
+    /* notmuch's from:/subject: field processors read an empty value as "no such header": the messages
+     * without a word there (regexp-fields.cc), the sexp syntax's (not (from *)). */
+    if (processor && *value == '\0') {
+        struct maildex__qnode *any = prefixed_new(p, t, "", MAILDEX__QFLAG_WILDCARD);
+        return any ? maildex__qparse_parent(p, MAILDEX__Q_NOT, t->pos, any) : NULL;
+    }
     if (t->quoted && !processor && !has_word_byte(value)) {
         maildex__qparse_fail_retry(p, t->pos, "empty phrase in '%s:'", t->prefix->name);
         return NULL;

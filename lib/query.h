@@ -103,7 +103,7 @@ struct maildex__query_options {
 
 enum maildex__query_status {
     MAILDEX__QUERY_OK = 0,
-    MAILDEX__QUERY_BAD = 1,   /* syntax error, unknown or cyclic named query, unsupported prefix */
+    MAILDEX__QUERY_BAD = 1,   /* syntax error, cyclic named query, unsupported prefix */
     MAILDEX__QUERY_NOMEM = 2,
 };
 
