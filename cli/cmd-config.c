@@ -60,35 +60,52 @@ static bool built_with(const char *name)
     return false;
 }
 
+/* Xapian's word characters (notmuch's unicode_word_utf8). */
+static bool is_word_char(gunichar c)
+{
+    switch (g_unichar_type(c)) {
+    case G_UNICODE_UPPERCASE_LETTER: case G_UNICODE_LOWERCASE_LETTER: case G_UNICODE_TITLECASE_LETTER:
+    case G_UNICODE_MODIFIER_LETTER: case G_UNICODE_OTHER_LETTER: case G_UNICODE_NON_SPACING_MARK:
+    case G_UNICODE_ENCLOSING_MARK: case G_UNICODE_SPACING_MARK: case G_UNICODE_DECIMAL_NUMBER:
+    case G_UNICODE_LETTER_NUMBER: case G_UNICODE_OTHER_NUMBER: case G_UNICODE_CONNECT_PUNCTUATION:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* notmuch's rule for the NAME of squery.NAME and index.header.NAME (they become query prefixes): UTF-8
- * word characters only, not starting with a lower-case ASCII letter (those are notmuch's own). Returns
- * 0, or 1 when it reported why not. */
-static int check_prefix_name(struct cli *cli, const char *key)
+ * word characters only, not starting with a lower-case ASCII letter (those are notmuch's own), with
+ * notmuch's messages word for word (scripts and the suite read them). NAME is what follows the last dot,
+ * as notmuch takes it. Returns 0, or 1 when it reported why not. */
+static int check_prefix_name(const char *key)
 {
     static const char *const sections[] = {"squery.", "index.header."};
     const char *name = NULL;
+    bool sectioned = false;
 
     for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
-        if (strncmp(key, sections[i], strlen(sections[i])) == 0)
-            name = key + strlen(sections[i]);
-    if (name == NULL)
+        sectioned |= strncmp(key, sections[i], strlen(sections[i])) == 0;
+    if (!sectioned)
         return 0;
-    if (!g_utf8_validate(key, -1, NULL))
-        return cli_error(cli, "invalid UTF-8 in '%s'", key);
-    if (*name == '\0')
-        return cli_error(cli, "'%s' names no prefix", key);
-    for (const char *s = name; *s; s = g_utf8_next_char(s)) {
-        gunichar c = g_utf8_get_char(s);
-        if (!g_unichar_isalnum(c) && g_unichar_type(c) != G_UNICODE_CONNECT_PUNCTUATION &&
-            g_unichar_type(c) != G_UNICODE_NON_SPACING_MARK && g_unichar_type(c) != G_UNICODE_SPACING_MARK &&
-            g_unichar_type(c) != G_UNICODE_ENCLOSING_MARK)
-            return cli_error(cli, "invalid prefix name '%s' in '%s': a character that is not part of a word",
-                             name, key);
+    if (!g_utf8_validate(key, -1, NULL)) {
+        fprintf(stderr, "Invalid utf8: %s\n", key);
+        return 1;
     }
-    if (*name >= 'a' && *name <= 'z')
-        return cli_error(cli, "invalid prefix name '%s' in '%s': names starting with a lower-case letter are "
-                              "reserved",
-                         name, key);
+    name = strrchr(key, '.') + 1;
+    if (*name == '\0') {
+        fprintf(stderr, "Empty prefix name: %s\n", key);
+        return 1;
+    }
+    for (const char *s = name; *s; s = g_utf8_next_char(s))
+        if (!is_word_char(g_utf8_get_char(s))) {
+            fprintf(stderr, "Non-word character in prefix name: %s\n", name);
+            return 1;
+        }
+    if (*name >= 'a' && *name <= 'z') {
+        fprintf(stderr, "Prefix names starting with lower case letters are reserved: %s\n", name);
+        return 1;
+    }
     return 0;
 }
 
@@ -203,7 +220,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
             return cli_error(cli, "set requires at least one argument");
         if (strncmp(argv[key], BUILT_WITH, strlen(BUILT_WITH)) == 0)
             return cli_error(cli, "'%s' cannot be set: it says what this maildex supports", argv[key]);
-        if (check_prefix_name(cli, argv[key]) != 0)
+        if (check_prefix_name(argv[key]) != 0)
             return EXIT_FAILURE;
         if (database)
             return config_set_database(cli, argv[key], argc - key - 1, argv + key + 1);

@@ -119,6 +119,27 @@ static int make_database_dir(struct cli *cli, const char *file)
     return rc;
 }
 
+/* notmuch's index.header.PREFIX=Header keys (user-defined fields) for indexing and queries. */
+static maildex_status_t set_user_fields(struct cli *cli)
+{
+    static const char section[] = "index.header.";
+    char **keys = config_list_keys(cli->ctx, cli->config);
+    maildex_pair_t *fields = talloc_zero_array(cli->ctx, maildex_pair_t, 1);
+    size_t n = 0;
+
+    for (char **k = keys; fields && k && *k; k++) {
+        if (strncmp(*k, section, sizeof section - 1) != 0 || (*k)[sizeof section - 1] == '\0')
+            continue;
+        fields = talloc_realloc(cli->ctx, fields, maildex_pair_t, n + 2);
+        if (fields == NULL)
+            break;
+        fields[n].key = *k + sizeof section - 1;
+        fields[n].value = config_get(cli->ctx, cli->config, *k);
+        fields[++n] = (maildex_pair_t){NULL, NULL};
+    }
+    return fields ? maildex_db_set_user_fields(cli->db, fields) : MAILDEX_STATUS_NO_MEMORY;
+}
+
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
 {
     char *file = config_database_file(cli->ctx, cli->config);
@@ -137,6 +158,8 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
         free(error);
         return EXIT_FAILURE;
     }
+    if (set_user_fields(cli) != MAILDEX_STATUS_OK)
+        return cli_error(cli, "out of memory");
     if (mode != MAILDEX_DB_READ_ONLY)
         maildex_db_set_waiting(cli->db, on_waiting, cli);
     return 0;

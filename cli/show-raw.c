@@ -1,13 +1,46 @@
 /* show's byte formats (notmuch 0.37's format_part_raw and format_part_mbox): --format=raw prints a
  * message's file verbatim, or with --part=N the bytes of that part; --format=mbox prints each message
  * as mboxrd ("From <address> <asctime date>", every line that starts with ">"s and "From " gets one
- * more ">", an empty line after it). Nothing here converts or escapes anything else. */
+ * more ">", an empty line after it). Nothing here converts or escapes anything else. A gzip-compressed
+ * mail file is printed decompressed, as notmuch reads it (zlib reads any other file as it is). */
 #include "show.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
+
+static ssize_t gz_cookie_read(void *cookie, char *buf, size_t size)
+{
+    int n = gzread(cookie, buf, size > INT_MAX ? INT_MAX : (unsigned) size);
+
+    return n < 0 ? -1 : n;
+}
+
+static int gz_cookie_close(void *cookie)
+{
+    return gzclose(cookie) == Z_OK ? 0 : EOF;
+}
+
+/* The mail file at path for reading with stdio, decompressed when it is gzip; NULL with errno set. */
+static FILE *open_mail(const char *path)
+{
+    static const cookie_io_functions_t gz = {.read = gz_cookie_read, .close = gz_cookie_close};
+    gzFile z = gzopen(path, "rb");
+    FILE *in;
+
+    if (z == NULL) {
+        if (errno == 0)
+            errno = ENOMEM;
+        return NULL;
+    }
+    if ((in = fopencookie(z, "rb", gz)) == NULL)
+        gzclose(z);
+    return in;
+}
 
 /* The file notmuch's raw output reads: the first one numbered duplicate or later. */
 static const char *raw_file(struct show *s, maildex_message_t *m)
@@ -26,7 +59,7 @@ static const char *raw_file(struct show *s, maildex_message_t *m)
 
 static int copy_file(struct show *s, const char *path)
 {
-    FILE *in = fopen(path, "rb");
+    FILE *in = open_mail(path);
     char buf[65536];
     size_t n;
     int rc = 0;
@@ -95,7 +128,7 @@ int show_mbox_message(struct show *s, maildex_message_t *m, int indent)
     if (root == NULL)
         return 1;
     if (maildex_message_files(m, &files) != MAILDEX_STATUS_OK || files[0] == NULL ||
-        (in = fopen(files[0], "rb")) == NULL) {
+        (in = open_mail(files[0])) == NULL) {
         fprintf(stderr, "Failed to open %s: %s\n", files && files[0] ? files[0] : "(none)", strerror(errno));
         maildex_part_free(root);
         return 1;

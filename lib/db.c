@@ -749,6 +749,31 @@ maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const 
     return maildex__commit(db);
 }
 
+maildex_status_t maildex_db_set_user_fields(maildex_db_t *db, const maildex_pair_t *fields)
+{
+    size_t n = 0;
+    maildex_pair_t *copy;
+
+    while (fields && fields[n].key)
+        n++;
+    talloc_free(db->user_fields);
+    db->user_fields = NULL;
+    if (n == 0)
+        return MAILDEX_STATUS_OK;
+    if ((copy = talloc_zero_array(db, maildex_pair_t, n + 1)) == NULL)
+        return maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        copy[i].key = talloc_strdup(copy, fields[i].key);
+        copy[i].value = talloc_strdup(copy, fields[i].value ? fields[i].value : "");
+        if (copy[i].key == NULL || copy[i].value == NULL) {
+            talloc_free(copy);
+            return maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+        }
+    }
+    db->user_fields = copy;
+    return MAILDEX_STATUS_OK;
+}
+
 maildex_status_t maildex_db_config_list(maildex_db_t *db, const char *prefix,
                                         const maildex_pair_t **out)
 {

@@ -79,6 +79,10 @@ struct emit_ctx {
     int offset; /* bytes skipped before the text given to unicode61 (the stem marker) */
     const char *text; /* document mode: the text, to see part breaks between two tokens */
     int last_end;     /* document mode: where the previous token ended */
+    const char *field; /* in a user-defined field's segment: "\x02PREFIX\x02", put before every token */
+    int nfield;
+    char *fbuf;        /* field + token, grown as needed (g_free'd at the end of the call) */
+    int fcap;
     char buf[1 + MAILDEX_FTS_MAX_STEM_BYTES];
 };
 
@@ -157,6 +161,23 @@ static int same_bytes(const char *a, int na, const char *b, int nb)
     return na == nb && memcmp(a, b, (size_t) na) == 0;
 }
 
+/* Hands a token to FTS5, inside a user-defined field's segment with the field's prefix before it. */
+static int put(struct emit_ctx *c, int tflags, const char *t, int n, int start, int end)
+{
+    if (c->nfield == 0)
+        return c->xToken(c->fts_ctx, tflags, t, n, start, end);
+    if (c->nfield + n > c->fcap) {
+        char *grown = g_try_realloc(c->fbuf, (size_t) (c->nfield + n) * 2);
+        if (grown == NULL)
+            return SQLITE_NOMEM;
+        c->fbuf = grown;
+        c->fcap = (c->nfield + n) * 2;
+    }
+    memcpy(c->fbuf, c->field, (size_t) c->nfield);
+    memcpy(c->fbuf + c->nfield, t, (size_t) n);
+    return c->xToken(c->fts_ctx, tflags, c->fbuf, c->nfield + n, start, end);
+}
+
 /* Document mode: the token, then its marked stem at the same position when the stem differs. */
 static int emit_document(void *p, int tflags, const char *t, int n, int start, int end)
 {
@@ -168,18 +189,20 @@ static int emit_document(void *p, int tflags, const char *t, int n, int start, i
     /* Each byte between two tokens is looked at once: the document stays linear. */
     if (start > c->last_end && memchr(c->text + c->last_end, MAILDEX_FTS_PART_BREAK,
                                       (size_t) (start - c->last_end)))
-        rc = c->xToken(c->fts_ctx, 0, gap, 1, c->last_end, c->last_end);
+        rc = c->xToken(c->fts_ctx, 0, gap, 1, c->last_end + c->offset, c->last_end + c->offset);
     if (end > c->last_end)
         c->last_end = end;
+    start += c->offset;
+    end += c->offset;
     if (rc == SQLITE_OK)
-        rc = c->xToken(c->fts_ctx, tflags, t, n, start, end);
+        rc = put(c, tflags, t, n, start, end);
     if (rc == SQLITE_OK)
         rc = effective_stem(c->tok, t, n, &stem, &ns);
     if (rc != SQLITE_OK || same_bytes(stem, ns, t, n))
         return rc;
     c->buf[0] = MAILDEX_FTS_STEM_MARKER;
     memcpy(c->buf + 1, stem, (size_t) ns);
-    return c->xToken(c->fts_ctx, FTS5_TOKEN_COLOCATED, c->buf, ns + 1, start, end);
+    return put(c, FTS5_TOKEN_COLOCATED, c->buf, ns + 1, start, end);
 }
 
 /* Stemmed query mode: the synonym set { marker+s, s } for s = stem(t), the plain s only when it is its own
@@ -194,18 +217,18 @@ static int emit_stemmed_query(void *p, int tflags, const char *t, int n, int sta
     start += c->offset;
     end += c->offset;
     if (n > MAILDEX_FTS_MAX_STEM_BYTES)
-        return c->xToken(c->fts_ctx, tflags, t, n, start, end);
+        return put(c, tflags, t, n, start, end);
     rc = effective_stem(c->tok, t, n, &stem, &ns);
     if (rc != SQLITE_OK)
         return rc;
     c->buf[0] = MAILDEX_FTS_STEM_MARKER;
     memcpy(c->buf + 1, stem, (size_t) ns);
-    rc = c->xToken(c->fts_ctx, tflags, c->buf, ns + 1, start, end);
+    rc = put(c, tflags, c->buf, ns + 1, start, end);
     if (rc == SQLITE_OK)
         rc = effective_stem(c->tok, c->buf + 1, ns, &stem2, &ns2);
     if (rc != SQLITE_OK || !same_bytes(stem2, ns2, c->buf + 1, ns))
         return rc;
-    return c->xToken(c->fts_ctx, FTS5_TOKEN_COLOCATED, c->buf + 1, ns, start, end);
+    return put(c, FTS5_TOKEN_COLOCATED, c->buf + 1, ns, start, end);
 }
 
 /* Exact query mode with the marker skipped (prefix queries): unicode61's tokens, offsets shifted back. */
@@ -213,7 +236,7 @@ static int emit_shifted(void *p, int tflags, const char *t, int n, int start, in
 {
     struct emit_ctx *c = p;
 
-    return c->xToken(c->fts_ctx, tflags, t, n, start + c->offset, end + c->offset);
+    return put(c, tflags, t, n, start + c->offset, end + c->offset);
 }
 
 /* The recorded tokens of exactly this text, if the writer registered some. */
@@ -239,12 +262,40 @@ static int replay(const struct maildex__fts_tokens *rec, void *fts_ctx, token_fn
     return rc;
 }
 
+/* A text of user-defined field segments ("\x02PREFIX\x02value"..., see fts-tokenizer.h): each value
+ * through unicode61 with its segment's prefix put before its tokens. A prefix query with an empty value
+ * asks for the bare prefix: any word of the field. */
+static int tokenize_fields(struct emit_ctx *c, int flags, const char *text, int ntext, token_fn fn)
+{
+    struct fts_tokenizer *tok = c->tok;
+    int rc = SQLITE_OK, base = c->offset, i = 0;
+
+    while (i < ntext && rc == SQLITE_OK) {
+        const char *name_end = memchr(text + i + 1, MAILDEX_FTS_FIELD_MARKER, (size_t) (ntext - i - 1));
+        int value = name_end ? (int) (name_end - text) + 1 : ntext;
+        const char *next = memchr(text + value, MAILDEX_FTS_FIELD_MARKER, (size_t) (ntext - value));
+        int value_end = next ? (int) (next - text) : ntext;
+
+        c->field = text + i;
+        c->nfield = value - i;
+        c->offset = base + value;
+        c->text = text + value;
+        c->last_end = 0;
+        if (value == value_end && (flags & FTS5_TOKENIZE_PREFIX))
+            rc = c->xToken(c->fts_ctx, 0, c->field, c->nfield, base + i, base + value);
+        else if (value < value_end)
+            rc = tok->inner_methods.xTokenize(tok->inner, c, flags, text + value, value_end - value, fn);
+        i = value_end;
+    }
+    return rc;
+}
+
 static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *text, int ntext,
                         token_fn xToken)
 {
     struct fts_tokenizer *tok = (struct fts_tokenizer *) p;
     struct emit_ctx c = {.tok = tok, .fts_ctx = fts_ctx, .xToken = xToken};
-    int marked = ntext > 0 && text[0] == MAILDEX_FTS_STEM_MARKER;
+    int marked = ntext > 0 && text[0] == MAILDEX_FTS_STEM_MARKER, rc;
     token_fn fn;
 
     if (flags & FTS5_TOKENIZE_DOCUMENT) {
@@ -261,11 +312,18 @@ static int fts_tokenize(Fts5Tokenizer *p, void *fts_ctx, int flags, const char *
         c.offset = 1;
         text++;
         ntext--;
+    } else if ((flags & FTS5_TOKENIZE_QUERY) && ntext > 0 && text[0] == MAILDEX_FTS_FIELD_MARKER) {
+        fn = emit_shifted;
     } else {
         /* Exact queries and FTS5_TOKENIZE_AUX (highlight, snippet): plain tokens, same positions. */
         return tok->inner_methods.xTokenize(tok->inner, fts_ctx, flags, text, ntext, xToken);
     }
-    return tok->inner_methods.xTokenize(tok->inner, &c, flags, text, ntext, fn);
+    if (ntext > 0 && text[0] == MAILDEX_FTS_FIELD_MARKER)
+        rc = tokenize_fields(&c, flags, text, ntext, fn);
+    else
+        rc = tok->inner_methods.xTokenize(tok->inner, &c, flags, text, ntext, fn);
+    g_free(c.fbuf);
+    return rc;
 }
 
 static int fts_tokenizer_destructor(struct fts_tokenizer *tok)
@@ -293,7 +351,7 @@ static const char **inner_args(void *ctx, const char **argv, int argc, int *nout
     args[0] = "remove_diacritics";
     args[1] = "2";
     for (int i = 0; i < argc; i++) {
-        if (strchr(argv[i], MAILDEX_FTS_STEM_MARKER))
+        if (strchr(argv[i], MAILDEX_FTS_STEM_MARKER) || strchr(argv[i], MAILDEX_FTS_FIELD_MARKER))
             return NULL;
         args[i + 2] = argv[i];
     }
@@ -474,17 +532,34 @@ void maildex__fts_replay_set(struct maildex__fts_shared *sh, struct maildex__fts
     sh->replay_count = count;
 }
 
-/* Builds '"' + [marker] + text (quotes doubled, markers blanked) + '"' + tail. */
-static const char *quote(void *ctx, const char *text, int stemmed, const char *tail)
+static size_t quoted_len(const char *s)
 {
     size_t n = 0;
+
+    for (; s && *s; s++)
+        n += *s == '"' ? 2 : 1;
+    return n;
+}
+
+/* Appends s with its quotes doubled and the markers blanked (a value cannot forge a stem or a field). */
+static char *append_quoted(char *p, const char *s)
+{
+    for (; *s; s++) {
+        *p++ = *s == MAILDEX_FTS_STEM_MARKER || *s == MAILDEX_FTS_FIELD_MARKER ? ' ' : *s;
+        if (*s == '"')
+            *p++ = '"';
+    }
+    return p;
+}
+
+/* Builds '"' + [marker] + [field segment] + text + '"' + tail. */
+static const char *quote(void *ctx, const char *text, int stemmed, const char *field, const char *tail)
+{
     char *out, *p;
 
     if (!text)
         return NULL;
-    for (const char *s = text; *s; s++)
-        n += *s == '"' ? 2 : 1;
-    out = talloc_size(ctx, n + 3 + (size_t) stemmed + strlen(tail));
+    out = talloc_size(ctx, quoted_len(text) + quoted_len(field) + 5 + (size_t) stemmed + strlen(tail));
     if (!out)
         return NULL;
     p = out;
@@ -492,11 +567,12 @@ static const char *quote(void *ctx, const char *text, int stemmed, const char *t
     /* Inside the literal, so the tokenizer sees the marker as the string's first byte. */
     if (stemmed)
         *p++ = MAILDEX_FTS_STEM_MARKER;
-    for (const char *s = text; *s; s++) {
-        *p++ = *s == MAILDEX_FTS_STEM_MARKER ? ' ' : *s;
-        if (*s == '"')
-            *p++ = '"';
+    if (field) {
+        *p++ = MAILDEX_FTS_FIELD_MARKER;
+        p = append_quoted(p, field);
+        *p++ = MAILDEX_FTS_FIELD_MARKER;
     }
+    p = append_quoted(p, text);
     *p++ = '"';
     strcpy(p, tail);
     talloc_set_name_const(out, "fts match string");
@@ -520,15 +596,21 @@ char *maildex__fts_fold(const char *text)
 
 const char *maildex__fts_match_quote(void *ctx, const char *text)
 {
-    return quote(ctx, text, 0, "");
+    return quote(ctx, text, 0, NULL, "");
 }
 
 const char *maildex__fts_match_stemmed(void *ctx, const char *text)
 {
-    return quote(ctx, text, 1, "");
+    return quote(ctx, text, 1, NULL, "");
 }
 
 const char *maildex__fts_match_prefix(void *ctx, const char *text)
 {
-    return quote(ctx, text, 0, "*");
+    return quote(ctx, text, 0, NULL, "*");
+}
+
+const char *maildex__fts_match_field(void *ctx, const char *field, const char *text,
+                                     enum maildex__fts_match_kind kind)
+{
+    return quote(ctx, text, kind == MAILDEX_FTS_STEMMED, field, kind == MAILDEX_FTS_PREFIX ? "*" : "");
 }

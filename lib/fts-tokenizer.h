@@ -41,6 +41,14 @@
 /* First byte of an indexed stem, and of a query string that asks for stemming. */
 #define MAILDEX_FTS_STEM_MARKER '\x01'
 
+/* User-defined fields (notmuch's index.header.PREFIX). A text that starts with this byte is a sequence of
+ * segments "\x02PREFIX\x02value": every token t of a value is indexed as "\x02PREFIX\x02" t, and its stem
+ * as "\x02PREFIX\x02\x01" stem, so PREFIX:word is a term of its own that no other text produces
+ * (unicode61 never emits control characters). A query string of the same form (after the stem marker
+ * when stemmed: "\x01\x02PREFIX\x02value") asks for the field's tokens; a prefix query with an empty
+ * value ("\x02PREFIX\x02"*) for any word of the field. Build them with maildex__fts_match_field. */
+#define MAILDEX_FTS_FIELD_MARKER '\x02'
+
 /* Separates two MIME parts in a document's text. The document tokenizer puts one gap token (this
  * byte alone, which no query can produce: unicode61 never emits control characters) between the words
  * on either side, so a phrase never matches across two parts, as notmuch leaves a gap of 100 term
@@ -99,5 +107,11 @@ const char *maildex__fts_match_stemmed(void *ctx, const char *text);
 /* Like maildex__fts_match_quote, followed by FTS5's prefix operator: matches exact words that start with
  * text (when text holds several words, a phrase whose last word is the prefix). */
 const char *maildex__fts_match_prefix(void *ctx, const char *text);
+
+/* The same three in a user-defined field (see MAILDEX_FTS_FIELD_MARKER): text exactly, stemmed, or as
+ * a prefix ("" for any word of the field). */
+enum maildex__fts_match_kind { MAILDEX_FTS_EXACT, MAILDEX_FTS_STEMMED, MAILDEX_FTS_PREFIX };
+const char *maildex__fts_match_field(void *ctx, const char *field, const char *text,
+                                     enum maildex__fts_match_kind kind);
 
 #endif

@@ -132,7 +132,8 @@ static void classify_error(const char *path, struct maildex__file_read *out)
         out->unreadable = true;
 }
 
-void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__fts_recorder *recorder,
+void maildex__file_read(const struct maildex__mime_ops *mime, const maildex_pair_t *user_fields,
+                        struct maildex__fts_recorder *recorder,
                         void *ctx, const char *path, struct maildex__file_read *out)
 {
     struct stat sb;
@@ -149,7 +150,7 @@ void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__ft
         return;
     }
     out->size = sb.st_size;
-    out->rc = mime->parse_file(ctx, path, &out->msg, &out->error);
+    out->rc = mime->parse_file(ctx, path, user_fields, &out->msg, &out->error);
     if (out->rc == MAILDEX__PARSE_ERROR)
         classify_error(path, out);
     if (out->rc == MAILDEX__PARSE_OK && recorder)
@@ -162,7 +163,7 @@ static void parse_file(struct job *job)
     struct maildex__fts_recorder *rec = r->record ? take_recorder(r) : NULL;
 
     job->ctx = talloc_new(NULL);
-    maildex__file_read(r->mime, rec, job->ctx, job->path, &job->read);
+    maildex__file_read(r->mime, r->db->user_fields, rec, job->ctx, job->path, &job->read);
     give_back_recorder(r, rec);
 }
 

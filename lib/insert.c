@@ -258,7 +258,7 @@ static void read_message(struct delivery *d)
 
     if ((d->st = maildex__mime(d->db, &mime)) != MAILDEX_STATUS_OK)
         return;
-    maildex__file_read(mime, NULL, d->ctx, d->tmp_path, &d->read);
+    maildex__file_read(mime, d->db->user_fields, NULL, d->ctx, d->tmp_path, &d->read);
     if (d->read.rc == MAILDEX__PARSE_NOT_MAIL)
         fail(d, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot deliver the message: %s",
              d->read.error ? d->read.error : "no From, Subject or To");

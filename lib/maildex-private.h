@@ -39,6 +39,7 @@ struct maildex_db {
     bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
     int64_t side_steps;                   /* VM steps and pages of the side reads of this handle's */
     int64_t side_pages;                   /* queries (side-read.c): work bounds count them too */
+    maildex_pair_t *user_fields;          /* maildex_db_set_user_fields, ended by NULLs; NULL for none */
 };
 
 /* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for

@@ -131,6 +131,15 @@ maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const 
 maildex_status_t maildex_db_config_list(maildex_db_t *db, const char *prefix,
                                         const maildex_pair_t **out);
 
+/* User-defined fields (notmuch's index.header.PREFIX=Header): each pair's key is a PREFIX (a query
+ * prefix such as "List"), its value the name of the header it indexes ("List-Id"); the array ends with
+ * a pair of NULLs, or fields is NULL for none. Copied. Indexing (maildex_index, maildex_insert,
+ * maildex_reindex) stores each header's decoded value as words searchable as PREFIX:word only, and
+ * queries made afterwards know the prefixes; messages indexed before a field was set have no value for
+ * it until they are re-indexed (as with notmuch). Returns MAILDEX_STATUS_OK, or
+ * MAILDEX_STATUS_NO_MEMORY. */
+maildex_status_t maildex_db_set_user_fields(maildex_db_t *db, const maildex_pair_t *fields);
+
 /* A read transaction: from maildex_db_begin_read until maildex_db_end_read every read on db sees the
  * database as it was at the begin (a snapshot), whatever other processes commit meanwhile, and
  * nobody waits for it (WAL). How `dump` stays consistent while `new` writes. Not for a handle in a

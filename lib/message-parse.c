@@ -11,6 +11,8 @@
 #include "message-address.h"
 #include "message-body.h"
 #include "message-id.h"
+#include "fts-tokenizer.h"
+#include "mime-gzip.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -263,6 +265,27 @@ static bool set_mailboxes(struct maildex__parsed_message *msg)
            maildex__mailboxes_encode(msg, recipients, &msg->recipients, &msg->recipients_len);
 }
 
+/* The user-defined fields' values in the tokenizer's field form (message-parse.h, user_text). */
+static bool set_user_text(struct maildex__parsed_message *msg, GMimeObject *obj, const maildex_pair_t *fields)
+{
+    GString *text = g_string_new(NULL);
+
+    for (const maildex_pair_t *f = fields; obj && f && f->key; f++) {
+        char *value = get_header(msg, obj, f->value);
+        if (value == NULL || *value == '\0')
+            continue;
+        for (char *c = value; *c; c++)
+            if ((unsigned char) *c < 0x20)
+                *c = ' ';
+        g_string_append_printf(text, "%c%s%c%s", MAILDEX_FTS_FIELD_MARKER, f->key, MAILDEX_FTS_FIELD_MARKER,
+                               value);
+        talloc_free(value);
+    }
+    msg->user_text = talloc_strdup(msg, text->str);
+    g_string_free(text, TRUE);
+    return msg->user_text != NULL;
+}
+
 static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 {
     msg->from = header_or_empty(msg, obj, "From");
@@ -272,7 +295,6 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
     msg->reply_to = header_or_empty(msg, obj, "Reply-To");
     msg->subject = header_or_empty(msg, obj, "Subject");
     msg->date_header = obj ? get_header(msg, obj, "Date") : NULL;
-    msg->list_id = obj ? get_header(msg, obj, "List-Id") : NULL;
     msg->date = parse_date(msg->date_header);
     msg->is_mail = !empty(msg->from) || !empty(msg->subject) || !empty(msg->to);
     msg->from_name = msg->from ? author_of(msg, msg->from) : NULL;
@@ -282,14 +304,15 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 
 /* Fills every field of msg; false only when out of memory. */
 static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
-                 const char *data, size_t len)
+                 const char *data, size_t len, const maildex_pair_t *user_fields)
 {
     GMimeObject *obj = message ? GMIME_OBJECT(message) : NULL;
     char *id_header = obj ? get_header(local, obj, "Message-ID") : NULL;
     char *references = obj ? get_header(local, obj, "References") : NULL;
     char *in_reply_to = obj ? get_header(local, obj, "In-Reply-To") : NULL;
 
-    if (!set_headers(msg, obj) || !set_message_id(msg, id_header, data, len) ||
+    if (!set_headers(msg, obj) || !set_user_text(msg, obj, user_fields) ||
+        !set_message_id(msg, id_header, data, len) ||
         !maildex__references_parse(msg, msg->message_id, references, in_reply_to,
                                    &msg->references, &msg->parent_id))
         return false;
@@ -301,7 +324,7 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
     return msg->body && msg->attachment_names && msg->mime_types;
 }
 
-int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
                                   struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
@@ -324,13 +347,12 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
         data = "";
         len = 0;
     }
-    text = data;
-    text_len = len;
-    if (needs_unix_line_ends(data, len))
-        text = unix_line_ends(local, data, len, &text_len);
+    text = maildex__gunzip(local, data, len, &text_len);
+    if (text && needs_unix_line_ends(text, text_len))
+        text = unix_line_ends(local, text, text_len, &text_len);
     message = text ? construct_message(local, text, text_len, &why) : NULL;
     /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
-    if (text == NULL || !fill(msg, local, message, data, len)) {
+    if (text == NULL || !fill(msg, local, message, data, len, user_fields)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }
@@ -426,8 +448,8 @@ static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char 
     return data;
 }
 
-int maildex__message_parse_file(void *ctx, const char *path, struct maildex__parsed_message **out,
-                                char **error)
+int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_t *user_fields,
+                                struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
     char *local_error = NULL, *data;
@@ -447,7 +469,7 @@ int maildex__message_parse_file(void *ctx, const char *path, struct maildex__par
             *error = talloc_steal(ctx, local_error);
         goto done;
     }
-    rc = maildex__message_parse_buffer(ctx, data, len, out, error);
+    rc = maildex__message_parse_buffer(ctx, data, len, user_fields, out, error);
 done:
     talloc_free(local);
     return rc;

@@ -11,6 +11,8 @@
 #ifndef MAILDEX_MESSAGE_PARSE_H
 #define MAILDEX_MESSAGE_PARSE_H
 
+#include "maildex.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,7 +46,10 @@ struct maildex__parsed_message {
     bool is_signed;         /* a multipart/signed part (notmuch's "signed" tag) */
     bool is_encrypted;      /* a multipart/encrypted or S/MIME enveloped part ("encrypted") */
     bool is_mail;           /* at least one of From, Subject, To is non-empty (notmuch's rule) */
-    char *list_id;          /* List-Id header, or NULL */
+    char *user_text;        /* the user-defined fields asked for (maildex_db_set_user_fields): for
+                               each whose header is present, MAILDEX_FTS_FIELD_MARKER, its prefix,
+                               the marker again and the decoded value (control characters made
+                               spaces), the form the tokenizer indexes as PREFIX:word; "" for none */
     /* For `address` (issue 11): the mailboxes of From, and of To, Cc and Bcc in that order, in the
      * stored form of message-address.h (not NUL-separated text: use the lengths). */
     char *senders, *recipients;
@@ -65,14 +70,17 @@ enum {
 void maildex__message_parse_init(void);
 
 /* Parses the mail file at `path`. Symlinks are followed; anything but a regular file (a FIFO, a
- * device, a directory) is refused at once without blocking. Returns one of the values above; the
- * result and the error string are talloc'd under `ctx`. `error` may be NULL. */
-int maildex__message_parse_file(void *ctx, const char *path, struct maildex__parsed_message **out,
-                                char **error);
+ * device, a directory) is refused at once without blocking. A gzip-compressed file (notmuch's
+ * `.gz` mail: it starts with gzip's magic bytes) is read decompressed. user_fields are the
+ * user-defined fields to extract into user_text (maildex_db_set_user_fields' form; NULL for none).
+ * Returns one of the values above; the result and the error string are talloc'd under `ctx`. `error`
+ * may be NULL. */
+int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_t *user_fields,
+                                struct maildex__parsed_message **out, char **error);
 
 /* The same for `len` bytes at `data` (which need not be NUL-terminated); the sha1 fallback id is
- * computed over exactly these bytes. */
-int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+ * computed over exactly these bytes (compressed ones included, as notmuch's). */
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
                                   struct maildex__parsed_message **out, char **error);
 
 #endif

@@ -6,6 +6,8 @@
  * and hold every gmime object it creates only until it returns. */
 #include "mime-show.h"
 
+#include "mime-gzip.h"
+
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -15,13 +17,21 @@ char *maildex__show_strdup(void *ctx, const char *s)
     return s ? talloc_strdup(ctx, s) : NULL;
 }
 
-/* A parse of the file held by ctx, over a descriptor of its own (gmime reads the parts from the file as
- * they are printed); NULL when out of memory or descriptors. Descriptors of one file share its offset:
- * each parse starts from the top, and gmime seeks before it reads a part again. */
-static GMimeMessage *parse(void *ctx, int fd, GMimeFormat format, bool *eos)
+/* The file's bytes from the top, over a descriptor of its own, decompressed when it is gzip (as notmuch's
+ * show reads it); held by ctx. NULL when out of memory or descriptors. Descriptors of one file share its
+ * offset: each stream starts from the top, and gmime seeks before it reads a part again. */
+static GMimeStream *open_stream(void *ctx, int fd)
 {
     int own = lseek(fd, 0, SEEK_SET) == 0 ? dup(fd) : -1;
-    GMimeStream *stream = own < 0 ? NULL : maildex__hold_gobject(ctx, g_mime_stream_fs_new(own));
+    GMimeStream *file = own < 0 ? NULL : maildex__hold_gobject(ctx, g_mime_stream_fs_new(own));
+
+    return file ? maildex__gzip_stream(ctx, file) : NULL;
+}
+
+/* A parse of the file held by ctx (gmime reads the parts from the file as they are printed). */
+static GMimeMessage *parse(void *ctx, int fd, GMimeFormat format, bool *eos)
+{
+    GMimeStream *stream = open_stream(ctx, fd);
     GMimeParser *parser = stream ? maildex__hold_gobject(ctx, g_mime_parser_new_with_stream(stream)) : NULL;
     GMimeMessage *message;
 
@@ -43,8 +53,10 @@ static GMimeMessage *as_indexed(void *ctx, int fd, GMimeMessage *message)
     char head[5];
     bool eos = true;
     GMimeMessage *mbox;
+    GMimeStream *stream = open_stream(ctx, fd);
 
-    if (pread(fd, head, sizeof head, 0) != (ssize_t) sizeof head || memcmp(head, "From ", 5) != 0)
+    if (stream == NULL || g_mime_stream_read(stream, head, sizeof head) != (ssize_t) sizeof head ||
+        memcmp(head, "From ", 5) != 0)
         return message;
     mbox = parse(ctx, fd, GMIME_FORMAT_MBOX, &eos);
     return eos ? mbox : NULL;

@@ -17,8 +17,9 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 4 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
-                              4: show's crypto (parts options verify/decrypt, parts' signatures) */
+#define MAILDEX__MIME_ABI 5 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+                              4: show's crypto (parts options verify/decrypt, parts' signatures);
+                              5: user-defined fields (parse's user_fields, the message's user_text) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -26,9 +27,9 @@ struct maildex__mime_ops {
     uint32_t ops_size;     /* sizeof(struct maildex__mime_ops) */
     uint32_t message_size; /* sizeof(struct maildex__parsed_message) */
     void (*init)(void);
-    int (*parse_file)(void *ctx, const char *path, struct maildex__parsed_message **out,
-                      char **error);
-    int (*parse_buffer)(void *ctx, const char *data, size_t len,
+    int (*parse_file)(void *ctx, const char *path, const maildex_pair_t *user_fields,
+                      struct maildex__parsed_message **out, char **error);
+    int (*parse_buffer)(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
                         struct maildex__parsed_message **out, char **error);
     /* show and reply (cli/cmd-show.c, cli/cmd-reply.c; lib/mime-show.h says what each returns): a
      * file's parts, the bytes of one part, a reply to it, and its References ids (thread-tree.c).

@@ -84,11 +84,10 @@ struct maildex__qnode *maildex__qexpand_named(struct maildex__qparser *p, const 
     }
     if (sh->opts && sh->opts->lookup)
         stored = sh->opts->lookup(sh->opts->lookup_data, t->value);
-    if (!stored) {
-        maildex__qparse_fail_query(p, p->base + t->pos, "unknown query", "no query named '%s' (config key query.%s)",
-                                   t->value, t->value);
-        return NULL;
-    }
+    /* notmuch reads an undefined name as an empty text, and an empty text (unlike the empty query as a
+     * whole) as Xapian's empty query, which matches nothing (query-fp.cc). */
+    if (!stored || stored[strspn(stored, " \t\n\r\f\v")] == '\0')
+        return maildex__qparse_node(p, MAILDEX__Q_NONE, t->pos);
     copy = talloc_strdup(sh->ctx, stored);
     if (!copy) {
         maildex__qparse_nomem(p);

@@ -986,12 +986,12 @@ const struct maildex__field_ops *maildex__field_ops(const struct maildex__qnode 
         return &keys_ops;
     if ((size_t) n->field < G_N_ELEMENTS(field_ops) && field_ops[n->field].probe)
         return &field_ops[n->field];
-    if (wildcard && !*n->value && n->field != MAILDEX__QF_FREE)
+    if (wildcard && !*n->value && n->field != MAILDEX__QF_FREE && n->field != MAILDEX__QF_USER)
         return &maildex__fts_any_word_ops; /* (to *): FTS5 has no empty prefix */
     if (!regex && (n->field == MAILDEX__QF_FREE || n->field == MAILDEX__QF_BODY ||
                    n->field == MAILDEX__QF_FROM || n->field == MAILDEX__QF_TO ||
                    n->field == MAILDEX__QF_SUBJECT || n->field == MAILDEX__QF_ATTACHMENT ||
-                   n->field == MAILDEX__QF_MIMETYPE))
+                   n->field == MAILDEX__QF_MIMETYPE || n->field == MAILDEX__QF_USER))
         return &maildex__fts_field_ops;
     return &unknown_ops;
 }

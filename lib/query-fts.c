@@ -16,13 +16,14 @@ static bool is_fts_field(enum maildex__qfield f)
 {
     return f == MAILDEX__QF_FREE || f == MAILDEX__QF_BODY || f == MAILDEX__QF_FROM ||
            f == MAILDEX__QF_TO || f == MAILDEX__QF_SUBJECT || f == MAILDEX__QF_ATTACHMENT ||
-           f == MAILDEX__QF_MIMETYPE;
+           f == MAILDEX__QF_MIMETYPE || f == MAILDEX__QF_USER;
 }
 
-/* A word with an empty prefix (the sexp `(to *)`) is any word at all, which FTS5 cannot say. */
+/* A word with an empty prefix (the sexp `(to *)`) is any word at all, which FTS5 cannot say (but for a
+ * user-defined field, whose words all start with the field's own prefix). */
 static bool is_any_word(const struct maildex__qnode *n)
 {
-    return (n->flags & MAILDEX__QFLAG_WILDCARD) && n->value[0] == '\0';
+    return (n->flags & MAILDEX__QFLAG_WILDCARD) && n->value[0] == '\0' && n->field != MAILDEX__QF_USER;
 }
 
 static bool is_fts_term(const struct maildex__qnode *n)
@@ -86,6 +87,7 @@ static const char *fts_column(enum maildex__qfield f)
     case MAILDEX__QF_SUBJECT: return "subject";
     case MAILDEX__QF_ATTACHMENT: return "attachment";
     case MAILDEX__QF_MIMETYPE: return "mimetype";
+    case MAILDEX__QF_USER: return "fields";
     default: return NULL;
     }
 }
@@ -118,10 +120,21 @@ static char **index_words(const char *value)
     return words;
 }
 
-/* Documents holding word, from the word list; a planning estimate only. With prefix, the documents of
- * the first thousand words starting with it. */
-static int64_t word_docs(struct maildex__planner *p, const char *word, bool prefix, bool stemmed)
+/* A user-defined field's tokens start with this (fts-tokenizer.h); "" for every other field. */
+static char *field_token(const struct maildex__qnode *n)
 {
+    if (n->field != MAILDEX__QF_USER || n->user_field == NULL)
+        return g_strdup("");
+    return g_strdup_printf("%c%s%c", MAILDEX_FTS_FIELD_MARKER, n->user_field, MAILDEX_FTS_FIELD_MARKER);
+}
+
+/* Documents holding word (in a user-defined field: field is its token prefix, else ""), from the word
+ * list; a planning estimate only. With prefix, the documents of the first thousand words starting with
+ * it. */
+static int64_t word_docs(struct maildex__planner *p, const char *field, const char *bare, bool prefix,
+                         bool stemmed)
+{
+    char *word = g_strconcat(field, bare, NULL);
     int64_t c;
 
     if (prefix) {
@@ -136,15 +149,17 @@ static int64_t word_docs(struct maildex__planner *p, const char *word, bool pref
             sqlite3_reset(stmt);
         }
         g_free(hi);
+        g_free(word);
         return c;
     }
     c = maildex__plan_lookup(p, MAILDEX__STMT_VOCAB_DOCS, word, 0);
     if (stemmed) {
-        char *stem = g_strconcat("\x01", word, NULL);
+        char *stem = g_strconcat(field, "\x01", bare, NULL);
         int64_t s = maildex__plan_lookup(p, MAILDEX__STMT_VOCAB_DOCS, stem, 0);
         g_free(stem);
         c = s > c ? s : c;
     }
+    g_free(word);
     return c;
 }
 
@@ -154,20 +169,24 @@ static int64_t word_docs(struct maildex__planner *p, const char *word, bool pref
 static int64_t term_estimate(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     int64_t best = INT64_MAX;
-    char **words;
+    char **words, *field;
 
     if (p->st == MAILDEX_STATUS_OK)
         p->st = maildex__vocab_ensure(p->db);
     if (p->st != MAILDEX_STATUS_OK)
         return MAILDEX__ESTIMATE_CAP;
     words = index_words(n->value);
+    field = field_token(n);
     for (char **w = words; *w && p->st == MAILDEX_STATUS_OK; w++) {
         int64_t c;
         if (**w == '\0')
             continue;
-        c = word_docs(p, *w, (n->flags & MAILDEX__QFLAG_WILDCARD) && w[1] == NULL, fts_stemmed(n));
+        c = word_docs(p, field, *w, (n->flags & MAILDEX__QFLAG_WILDCARD) && w[1] == NULL, fts_stemmed(n));
         best = c < best ? c : best;
     }
+    if (best == INT64_MAX && *field && (n->flags & MAILDEX__QFLAG_WILDCARD))
+        best = word_docs(p, field, "", true, false); /* (PREFIX *): any word of the field */
+    g_free(field);
     g_strfreev(words);
     return best == INT64_MAX ? 0 : best;
 }
@@ -212,7 +231,13 @@ static void append_leaf(struct maildex__planner *p, GString *s, const struct mai
 {
     const char *lit, *col = fts_column(n->field);
 
-    if (n->flags & MAILDEX__QFLAG_WILDCARD) {
+    if (n->field == MAILDEX__QF_USER) {
+        enum maildex__fts_match_kind kind = (n->flags & MAILDEX__QFLAG_WILDCARD) ? MAILDEX_FTS_PREFIX
+                                            : fts_stemmed(n)                     ? MAILDEX_FTS_STEMMED
+                                                                                 : MAILDEX_FTS_EXACT;
+        lit = maildex__fts_match_field(p->ctx, n->user_field ? n->user_field : "", n->value, kind);
+        *prefix |= kind == MAILDEX_FTS_PREFIX;
+    } else if (n->flags & MAILDEX__QFLAG_WILDCARD) {
         lit = maildex__fts_match_prefix(p->ctx, n->value);
         *prefix = true;
     } else if (fts_stemmed(n)) {

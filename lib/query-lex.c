@@ -35,12 +35,46 @@ static const struct maildex__qprefix prefixes[] = {
 
 _Static_assert(sizeof prefixes / sizeof prefixes[0] == MAILDEX__QUERY_NPREFIXES, "MAILDEX__QUERY_NPREFIXES");
 
-static const struct maildex__qprefix *find_prefix(const char *s, size_t n)
+/* The user-defined fields (index.header.PREFIX) as probabilistic prefixes, like body:. */
+static bool make_user_prefixes(struct maildex__qshared *sh)
 {
+    const char *const *names = sh->opts ? sh->opts->user_fields : NULL;
+    size_t n = 0;
+
+    while (names && names[n])
+        n++;
+    sh->user_prefixes = talloc_zero_array(sh->ctx, struct maildex__qprefix, n + 1);
+    if (sh->user_prefixes == NULL)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        sh->user_prefixes[i] = (struct maildex__qprefix){names[i], MAILDEX__QF_USER, MAILDEX__QP_PROB,
+                                                         false, false, true, false};
+    sh->nuser_prefixes = n;
+    return true;
+}
+
+static const struct maildex__qprefix *find_prefix(const struct maildex__qparser *p, const char *s, size_t n)
+{
+    struct maildex__qshared *sh = p->sh;
+
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strlen(prefixes[i].name) == n && memcmp(prefixes[i].name, s, n) == 0)
             return &prefixes[i];
+    if (sh->user_prefixes == NULL && !make_user_prefixes(sh))
+        return NULL;
+    for (size_t i = 0; i < sh->nuser_prefixes; i++)
+        if (strlen(sh->user_prefixes[i].name) == n && memcmp(sh->user_prefixes[i].name, s, n) == 0)
+            return &sh->user_prefixes[i];
     return NULL;
+}
+
+/* The end of a field name at i: Xapian reads word characters up to the ':' (notmuch's own names are
+ * lower-case letters; user-defined ones start otherwise and may hold any word character). */
+static size_t field_name_end(const struct maildex__qparser *p, size_t i)
+{
+    while (i < p->len && maildex__qis_word_byte(p->text[i]))
+        i++;
+    return i;
 }
 
 static char *dup_range(struct maildex__qparser *p, size_t from, size_t to)
@@ -302,11 +336,10 @@ static bool lex_prefixed(struct maildex__qparser *p, struct maildex__qtoken *t)
     const struct maildex__qprefix *pf;
     char next;
 
-    while (i < p->len && p->text[i] >= 'a' && p->text[i] <= 'z')
-        i++;
+    i = field_name_end(p, i);
     if (i == p->cur || i >= p->len || p->text[i] != ':')
         return true;
-    pf = find_prefix(p->text + p->cur, i - p->cur);
+    pf = find_prefix(p, p->text + p->cur, i - p->cur);
     next = i + 1 < p->len ? p->text[i + 1] : '\0';
     if (next != '\0' && maildex__qdquote_len(p->text, i + 1, p->len))
         next = '"';
@@ -436,11 +469,10 @@ const struct maildex__qprefix *maildex__qlex_boolean_term_at(const struct mailde
     size_t name = i;
     const struct maildex__qprefix *pf;
 
-    while (i < p->len && p->text[i] >= 'a' && p->text[i] <= 'z')
-        i++;
+    i = field_name_end(p, i);
     if (i == name || i >= p->len || p->text[i] != ':')
         return NULL;
-    pf = find_prefix(p->text + name, i - name);
+    pf = find_prefix(p, p->text + name, i - name);
     if (!pf || !pf->grouped || pf->field == MAILDEX__QF_LASTMOD || !takes_value(p, pf, i))
         return NULL;
     return pf;

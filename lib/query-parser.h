@@ -76,6 +76,8 @@ struct maildex__qtoken {
 struct maildex__qshared {
     void *ctx; /* everything is allocated here; the result is moved out at the end */
     const struct maildex__query_options *opts;
+    struct maildex__qprefix *user_prefixes; /* opts->user_fields as prefixes, made on first use */
+    size_t nuser_prefixes;
     bool failed, nomem;
     bool retry; /* the failure is one Xapian calls "parse error": parse the text again in plain mode */
     size_t restart; /* MAILDEX__NO_POS, or where Xapian parses again (maildex__qrecover_note_restart) */

@@ -52,7 +52,7 @@ static void render(GString *b, const struct maildex__qnode *n)
     if (n->kind == MAILDEX__Q_SAME)
         g_string_append(b, field_name(n->field));
     if (n->kind == MAILDEX__Q_TERM) {
-        g_string_append(b, field_name(n->field));
+        g_string_append(b, n->field == MAILDEX__QF_USER && n->user_field ? n->user_field : field_name(n->field));
         g_string_append_c(b, ' ');
         put_string(b, n->value ? n->value : "");
         for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)

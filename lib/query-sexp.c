@@ -9,8 +9,7 @@
  * and saved queries counted together), or let saved queries expand without bound: a text reads in time
  * linear in its length, and all expansion of saved queries together stops at MAILDEX__SEXP_MAX_EXPANSION.
  *
- * Deliberate differences: user-defined fields (index.header.*) are unknown prefixes, as maildex does not
- * index them; a quoted word outside any field is text only (notmuch also matches it as a tag, a folder or
+ * Deliberate differences: a quoted word outside any field is text only (notmuch also matches it as a tag, a folder or
  * any other boolean term, an accident of Xapian's term prefixes, as for the infix `Inbox`); `(of ...)` or
  * `(matching ...)` outside a field is an error (notmuch crashes), and so is a saved query or macro that
  * calls itself (notmuch overflows its stack). */
@@ -636,12 +635,39 @@ static struct maildex__qnode *combine_args(struct sexp *c, const struct sprefix 
     return combine(c, op == OP_OR ? MAILDEX__Q_OR : MAILDEX__Q_AND, &v, sx);
 }
 
-static const struct sprefix *find_prefix(const char *name)
+/* notmuch's prefixes, then the user-defined fields (index.header.PREFIX: words, with starts-with and
+ * `*`, as notmuch declares them). */
+static const struct sprefix *find_prefix(struct sexp *c, const char *name)
 {
+    const char *const *user = c->p->sh->opts ? c->p->sh->opts->user_fields : NULL;
+    struct sprefix *pf;
+
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strcmp(prefixes[i].name, name) == 0)
             return &prefixes[i];
+    for (; user && *user; user++)
+        if (strcmp(*user, name) == 0) {
+            if ((pf = talloc(c->p->sh->ctx, struct sprefix)) == NULL) {
+                maildex__qparse_nomem(c->p);
+                return NULL;
+            }
+            *pf = (struct sprefix){*user, OP_AND, F_FIELD | F_WILDCARD, MAILDEX__QF_USER};
+            return pf;
+        }
     return NULL;
+}
+
+/* Names the user-defined field of every term under n that has none: the terms of (PREFIX ...), which
+ * holds no other field's (fields do not nest). */
+static bool name_user_terms(struct maildex__qnode *n, const char *name)
+{
+    if (n->kind == MAILDEX__Q_TERM && n->field == MAILDEX__QF_USER && n->user_field == NULL &&
+        (n->user_field = talloc_strdup(n, name)) == NULL)
+        return false;
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (!name_user_terms(n->children[i], name))
+            return false;
+    return true;
 }
 
 /* (name args...) with name one of notmuch's prefixes, in parent. */
@@ -679,6 +705,14 @@ static struct maildex__qnode *convert_prefixed(struct sexp *c, const struct spre
         return regex(c, pf, parent, env, args, sx);
     if (pf->flags & F_DO_EXPAND)
         return expand(c, pf, parent, args, sx);
+    if (pf->field == MAILDEX__QF_USER) {
+        struct maildex__qnode *n = combine_args(c, parent, env, pf->op, args, sx);
+        if (n && !name_user_terms(n, pf->name)) {
+            maildex__qparse_nomem(c->p);
+            return NULL;
+        }
+        return n;
+    }
     return combine_args(c, parent, env, pf->op, args, sx);
 }
 
@@ -702,7 +736,9 @@ static struct maildex__qnode *convert_list(struct sexp *c, const struct sprefix 
         fail(c, "macro definition not permitted here");
         return NULL;
     }
-    if ((pf = find_prefix(head->value)) == NULL) {
+    if ((pf = find_prefix(c, head->value)) == NULL) {
+        if (c->p->sh->nomem)
+            return NULL;
         fail(c, "unknown prefix '%s'", head->value);
         return NULL;
     }

@@ -65,6 +65,19 @@ struct maildex__qnode *maildex__qterm_new(struct maildex__qparser *p, enum maild
     return n;
 }
 
+/* The node of a prefix's term; a user-defined field's node names its prefix. */
+static struct maildex__qnode *prefixed_new(struct maildex__qparser *p, const struct maildex__qtoken *t,
+                                           const char *value, unsigned flags)
+{
+    struct maildex__qnode *n = maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
+
+    if (n && t->prefix->field == MAILDEX__QF_USER && (n->user_field = talloc_strdup(n, t->prefix->name)) == NULL) {
+        maildex__qparse_nomem(p);
+        return NULL;
+    }
+    return n;
+}
+
 static bool strip_stars(char *s)
 {
     size_t n = strlen(s);
@@ -119,7 +132,13 @@ static struct maildex__qnode *prob_term(struct maildex__qparser *p, const struct
     bool unstemmed;
 
     if (flags & MAILDEX__QFLAG_REGEX)
-        return maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
+        return prefixed_new(p, t, value, flags);
+    /* notmuch's from:/subject: field processors read an empty value as "no such header": the messages
+     * without a word there (regexp-fields.cc), the sexp syntax's (not (from *)). */
+    if (processor && *value == '\0') {
+        struct maildex__qnode *any = prefixed_new(p, t, "", MAILDEX__QFLAG_WILDCARD);
+        return any ? maildex__qparse_parent(p, MAILDEX__Q_NOT, t->pos, any) : NULL;
+    }
     if (t->quoted && !processor && !has_word_byte(value)) {
         maildex__qparse_fail_retry(p, t->pos, "empty phrase in '%s:'", t->prefix->name);
         return NULL;
@@ -140,7 +159,7 @@ static struct maildex__qnode *prob_term(struct maildex__qparser *p, const struct
         flags |= MAILDEX__QFLAG_QUOTED;
     if (starts_upper(value))
         flags |= MAILDEX__QFLAG_CAPITALISED;
-    return maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
+    return prefixed_new(p, t, value, flags);
 }
 
 /* notmuch's from: and subject: field processors parse a value that starts with '(' and ends with ')' as
@@ -169,7 +188,7 @@ struct maildex__qnode *maildex__qterm_prefixed(struct maildex__qparser *p, const
     case MAILDEX__QP_QUERY:
         return maildex__qexpand_named(p, t);
     case MAILDEX__QP_RAW:
-        return maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
+        return prefixed_new(p, t, value, flags);
     case MAILDEX__QP_SEXP:
         return maildex__qexpand_sexp(p, t);
     case MAILDEX__QP_BOOL:
@@ -180,7 +199,7 @@ struct maildex__qnode *maildex__qterm_prefixed(struct maildex__qparser *p, const
         return NULL;
     if (t->prefix->kind == MAILDEX__QP_PROB)
         return prob_term(p, t, value, flags);
-    return maildex__qterm_new(p, t->prefix->field, value, flags, t->pos);
+    return prefixed_new(p, t, value, flags);
 }
 
 struct maildex__qnode *maildex__qterm_group(struct maildex__qparser *p, struct maildex__qtoken *t)

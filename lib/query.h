@@ -49,6 +49,8 @@ enum maildex__qfield {
      * gets an explicit start); with QUOTED it is one date, never a range: `date:"jan 2 2024"` */
     MAILDEX__QF_DATE,
     MAILDEX__QF_LASTMOD,    /* value is the raw range text, e.g. "..3" */
+    /* a user-defined field (index.header.PREFIX): words, as BODY; the node's user_field names it */
+    MAILDEX__QF_USER,
 };
 
 enum maildex__qflag {
@@ -81,6 +83,7 @@ struct maildex__qnode {
     enum maildex__qfield field; /* TERM and SAME only */
     unsigned flags;             /* TERM only: enum maildex__qflag bits */
     const char *value;          /* TERM only: NUL-terminated, never NULL (may be "") */
+    const char *user_field;     /* field MAILDEX__QF_USER only: the PREFIX; NULL otherwise */
     size_t pos;                 /* byte offset in the query text this node came from (for error messages) */
     size_t nchildren;
     struct maildex__qnode **children;
@@ -94,11 +97,13 @@ struct maildex__query_options {
     /* Returns the text of the saved sexp query `squery.NAME`, or NULL if there is none (sexp syntax only;
      * called with lookup_data, as lookup). May be NULL: no saved sexp queries. */
     const char *(*squery)(void *data, const char *name);
+    /* The prefixes of the user-defined fields (index.header.PREFIX), NULL-terminated; NULL for none. */
+    const char *const *user_fields;
 };
 
 enum maildex__query_status {
     MAILDEX__QUERY_OK = 0,
-    MAILDEX__QUERY_BAD = 1,   /* syntax error, unknown or cyclic named query, unsupported prefix */
+    MAILDEX__QUERY_BAD = 1,   /* syntax error, cyclic named query, unsupported prefix */
     MAILDEX__QUERY_NOMEM = 2,
 };
 
@@ -131,7 +136,7 @@ int maildex__query_parse_sexp(void *ctx, const char *text, const struct maildex_
  *     (subject "lunch plans" phrase quoted)   (text "lun" wildcard)   (not (tag "spam"))
  *     (thread-of (from "carol"))   (same-folder (id "x"))   (all)   (none)
  * Field names: text body from to subject attachment mimetype tag id thread folder path property date
- * lastmod. Flags follow the value in the order phrase wildcard regex quoted cap stem. In values `"` and `\` are
+ * lastmod, and a user-defined field's own PREFIX. Flags follow the value in the order phrase wildcard regex quoted cap stem. In values `"` and `\` are
  * backslash-escaped and other bytes below 0x20 are written \xNN. Returns a string talloc'd on ctx, or NULL
  * when out of memory. */
 char *maildex__qnode_to_string(void *ctx, const struct maildex__qnode *n);

@@ -62,7 +62,7 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
             st = MAILDEX_STATUS_NO_MEMORY;
             break;
         }
-        if (*out == NULL && mime->parse_file(ctx, path, &m, NULL) == MAILDEX__PARSE_OK)
+        if (*out == NULL && mime->parse_file(ctx, path, db->user_fields, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
         else if (m == NULL && gone && is_gone(path))
             g_array_append_val(gone, file_id);

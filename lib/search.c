@@ -65,6 +65,21 @@ maildex_status_t maildex__search_step_error(maildex_db_t *db, sqlite3_stmt *stmt
 
 /* ---- the query ------------------------------------------------------------------------------------- */
 
+/* The prefixes of the database's user-defined fields, NULL-terminated, on ctx (NULL for none). */
+static const char *const *user_field_names(void *ctx, maildex_db_t *db)
+{
+    size_t n = 0;
+    const char **names;
+
+    while (db->user_fields && db->user_fields[n].key)
+        n++;
+    if (n == 0 || (names = talloc_zero_array(ctx, const char *, n + 1)) == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        names[i] = db->user_fields[i].key;
+    return names;
+}
+
 maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
                                       const maildex_query_options_t *opts, maildex_query_t **out)
 {
@@ -91,6 +106,7 @@ maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
     q->everything = strcmp(text, "*") == 0;
     popts.lookup = opts->lookup;
     popts.squery = opts->squery;
+    popts.user_fields = user_field_names(q, db);
     popts.lookup_data = opts->lookup_data;
     if (opts->syntax == MAILDEX_QUERY_SEXP)
         rc = maildex__query_parse_sexp(q, text, &popts, &root, &error);

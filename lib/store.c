@@ -73,7 +73,7 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
     return maildex__step_done(db, stmt, "cannot record a file");
 }
 
-enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, NCOLS };
+enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, COL_FIELDS, NCOLS };
 
 /* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
 static void message_columns(void *ctx, const struct maildex__parsed_message *m,
@@ -86,6 +86,7 @@ static void message_columns(void *ctx, const struct maildex__parsed_message *m,
     cols[COL_BODY] = m->body;
     cols[COL_ATTACHMENT] = m->attachment_names;
     cols[COL_MIMETYPE] = m->mime_types;
+    cols[COL_FIELDS] = m->user_text;
 }
 
 _Static_assert(NCOLS == MAILDEX__TEXT_COLUMNS, "store.h's column count");

@@ -29,7 +29,7 @@ struct maildex__add_options {
 /* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names,
  * MIME types) and, when a recorder was given, their tokens, so the writer thread only replays them.
  * Pure: safe on any thread that owns m and ctx. NULL when memory runs out. */
-#define MAILDEX__TEXT_COLUMNS 6
+#define MAILDEX__TEXT_COLUMNS 7
 struct maildex__store_text {
     const char *cols[MAILDEX__TEXT_COLUMNS];
     struct maildex__fts_tokens *tokens[MAILDEX__TEXT_COLUMNS]; /* NULL: tokenized at insert */

@@ -116,9 +116,9 @@ output=$(maildex config set built_with.sexp_queries false 2>&1; echo "status=$?"
     maildex config set squery.Lunch '(tag x)' 2>&1; echo "status=$?")
 test_expect_equal "$output" "maildex config: 'built_with.sexp_queries' cannot be set: it says what this maildex supports
 status=1
-maildex config: invalid prefix name 'lunch' in 'squery.lunch': names starting with a lower-case letter are reserved
+Prefix names starting with lower case letters are reserved: lunch
 status=1
-maildex config: invalid prefix name 'Lunch-Plan' in 'squery.Lunch-Plan': a character that is not part of a word
+Non-word character in prefix name: Lunch-Plan
 status=1
 status=0"
 

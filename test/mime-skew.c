@@ -11,8 +11,9 @@
 #if defined(SKEW_OLD)
 const struct {
     void (*init)(void);
-    int (*parse_file)(void *, const char *, struct maildex__parsed_message **, char **);
-    int (*parse_buffer)(void *, const char *, size_t, struct maildex__parsed_message **, char **);
+    int (*parse_file)(void *, const char *, const maildex_pair_t *, struct maildex__parsed_message **, char **);
+    int (*parse_buffer)(void *, const char *, size_t, const maildex_pair_t *, struct maildex__parsed_message **,
+                        char **);
 } maildex_mime_ops = {maildex__message_parse_init, maildex__message_parse_file,
                       maildex__message_parse_buffer};
 #else

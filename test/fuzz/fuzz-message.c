@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     void *ctx = talloc_new(NULL);
     struct maildex__parsed_message *m = NULL;
     char *error = NULL;
-    int rc = maildex__message_parse_buffer(ctx, (const char *) data, size, &m, &error);
+    int rc = maildex__message_parse_buffer(ctx, (const char *) data, size, NULL, &m, &error);
 
     if (rc == MAILDEX__PARSE_ERROR) {
         FUZZ_CHECK(m == NULL && error != NULL);

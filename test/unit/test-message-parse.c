@@ -32,7 +32,7 @@ static struct maildex__parsed_message *parse_rc(const char *text, size_t len, in
 
     if (test_ctx == NULL)
         test_ctx = talloc_new(NULL);
-    rc = maildex__message_parse_buffer(test_ctx, text, len, &msg, &error);
+    rc = maildex__message_parse_buffer(test_ctx, text, len, NULL, &msg, &error);
     if (rc != expected_rc)
         TEST__FAIL("parse returned %d (%s), expected %d", rc, error ? error : "no error",
                    expected_rc);
@@ -143,7 +143,7 @@ TEST(lunch_plain_utf8)
     ASSERT_STR_EQ(m->attachment_names, "");
     ASSERT(!m->has_attachment);
     ASSERT(m->is_mail);
-    ASSERT(m->list_id == NULL);
+    ASSERT_STR_EQ(m->user_text, "");
     done();
 }
 
@@ -253,7 +253,60 @@ TEST(other_headers)
     ASSERT_STR_EQ(m->cc, "c@example.org");
     ASSERT_STR_EQ(m->bcc, "d@example.org");
     ASSERT_STR_EQ(m->reply_to, "e@example.org");
-    ASSERT_STR_EQ(m->list_id, "Dev list <dev.lists.example.org>");
+    ASSERT_STR_EQ(m->user_text, "");
+    done();
+}
+
+/* index.header.PREFIX=Header: the headers asked for, present and decoded, in the tokenizer's field form
+ * (control characters blanked so that a value cannot start another field); absent ones leave nothing. */
+TEST(user_fields)
+{
+    static const maildex_pair_t fields[] = {
+        {"List", "List-Id"}, {"Spam", "X-Spam"}, {"Nope", "X-Absent"}, {NULL, NULL}};
+    static const char text[] = "From: a@example.org\nList-Id: Dev list <dev.lists.example.org>\n"
+                               "X-Spam: =?utf-8?q?caf=C3=A9?=\x02x\n\nx\n";
+    struct maildex__parsed_message *m = NULL;
+    void *ctx = talloc_new(NULL);
+
+    ASSERT_EQ(maildex__message_parse_buffer(ctx, text, sizeof text - 1, fields, &m, NULL), MAILDEX__PARSE_OK);
+    ASSERT_STR_EQ(m->user_text, "\x02List\x02" "Dev list <dev.lists.example.org>\x02Spam\x02" "caf\xc3\xa9 x");
+    talloc_free(ctx);
+    done();
+}
+
+/* A gzip-compressed file is read decompressed; its fallback id is the sha1 of the compressed bytes, as
+ * notmuch's. */
+TEST(gzip_file)
+{
+    static const char plain[] = "From: a@example.org\nSubject: packed\n\nsqueezed words\n";
+    void *ctx = talloc_new(NULL);
+    GByteArray *packed = g_byte_array_new();
+    GMimeStream *mem = g_mime_stream_mem_new_with_byte_array(packed);
+    GMimeStream *filtered = g_mime_stream_filter_new(mem);
+    GMimeFilter *gzip = g_mime_filter_gzip_new(GMIME_FILTER_GZIP_MODE_ZIP, 6);
+    struct maildex__parsed_message *m = NULL;
+    char *sha1;
+
+    g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+    g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered), gzip);
+    g_mime_stream_write(filtered, plain, sizeof plain - 1);
+    g_mime_stream_flush(filtered);
+    g_object_unref(filtered);
+    g_object_unref(gzip);
+    g_object_unref(mem);
+    ASSERT(packed->len > 2 && packed->data[0] == 0x1f && packed->data[1] == 0x8b);
+    ASSERT_EQ(maildex__message_parse_buffer(ctx, (const char *) packed->data, packed->len, NULL, &m, NULL),
+              MAILDEX__PARSE_OK);
+    ASSERT_STR_EQ(m->subject, "packed");
+    ASSERT_STR_EQ(m->body, "squeezed words\n");
+    sha1 = g_compute_checksum_for_data(G_CHECKSUM_SHA1, packed->data, packed->len);
+    ASSERT(g_str_has_suffix(m->message_id, sha1));
+    g_free(sha1);
+    /* cut short: what came out is read, nothing crashes */
+    ASSERT(maildex__message_parse_buffer(ctx, (const char *) packed->data, packed->len / 2, NULL, &m, NULL) !=
+           MAILDEX__PARSE_ERROR);
+    g_byte_array_free(packed, TRUE);
+    talloc_free(ctx);
     done();
 }
 
@@ -723,19 +776,19 @@ TEST(non_mail_file)
     void *ctx = talloc_new(NULL);
     int rc;
 
-    rc = maildex__message_parse_buffer(ctx, "X-Foo: bar\nDate: yes\n\nnot mail\n", 31, &m, &error);
+    rc = maildex__message_parse_buffer(ctx, "X-Foo: bar\nDate: yes\n\nnot mail\n", 31, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_NOT_MAIL);
     ASSERT(m != NULL);
     ASSERT(!m->is_mail);
     ASSERT_STR_EQ(error, "not a mail file: no From, Subject or To header");
-    rc = maildex__message_parse_buffer(ctx, "", 0, &m, &error);
+    rc = maildex__message_parse_buffer(ctx, "", 0, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_NOT_MAIL);
     ASSERT(!m->is_mail);
     /* An mbox holding several messages is not one mail (notmuch's rule). */
     rc = maildex__message_parse_buffer(ctx,
                                        "From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\n1\n\n"
                                        "From b@x Mon Jan  1 00:00:00 2024\nSubject: two\n\n2\n",
-                                       98, &m, &error);
+                                       98, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_NOT_MAIL);
     ASSERT_STR_EQ(error, "not a mail file: mbox with more than one message");
     talloc_free(ctx);
@@ -780,7 +833,7 @@ TEST(binary_garbage)
         int rc;
         if (round > 0)
             memcpy(garbage, "Subject: x\nContent-Type: multipart/mixed; boundary=\"\"\n\n", 56);
-        rc = maildex__message_parse_buffer(ctx, garbage, sizeof garbage >> round, &m, &error);
+        rc = maildex__message_parse_buffer(ctx, garbage, sizeof garbage >> round, NULL, &m, &error);
         ASSERT(rc == MAILDEX__PARSE_OK || rc == MAILDEX__PARSE_NOT_MAIL);
         ASSERT(g_utf8_validate(m->body, -1, NULL));
         ASSERT(g_utf8_validate(m->subject, -1, NULL));
@@ -800,15 +853,15 @@ TEST(file_read_and_errors)
     int rc;
 
     ASSERT(g_file_set_contents(path, msg3, sizeof msg3 - 1, NULL));
-    rc = maildex__message_parse_file(ctx, path, &m, &error);
+    rc = maildex__message_parse_file(ctx, path, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_OK);
     ASSERT_STR_EQ(m->message_id, "msg3@example.net");
     ASSERT_STR_EQ(m->attachment_names, "menu.pdf");
-    rc = maildex__message_parse_file(ctx, missing, &m, &error);
+    rc = maildex__message_parse_file(ctx, missing, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_ERROR);
     ASSERT(m == NULL);
     ASSERT_STR_EQ(error, "cannot open: No such file or directory");
-    rc = maildex__message_parse_file(ctx, dir, &m, &error);
+    rc = maildex__message_parse_file(ctx, dir, NULL, &m, &error);
     ASSERT_EQ(rc, MAILDEX__PARSE_ERROR);
     ASSERT_STR_EQ(error, "not a regular file");
     g_free(path);
@@ -829,7 +882,7 @@ TEST(fifo_refused_without_blocking)
     ASSERT_EQ(mkfifo(path, 0600), 0);
     start = now_seconds();
     /* A blocking open would hang here forever: no writer ever comes. */
-    rc = maildex__message_parse_file(ctx, path, &m, &error);
+    rc = maildex__message_parse_file(ctx, path, NULL, &m, &error);
     ASSERT_LT((int64_t) ((now_seconds() - start) * 1000), 1000);
     ASSERT_EQ(rc, MAILDEX__PARSE_ERROR);
     ASSERT(m == NULL);
@@ -924,7 +977,7 @@ static gpointer parse_many(gpointer data)
         void *ctx = talloc_new(NULL);
         struct maildex__parsed_message *m = NULL;
         const char *text = i % 3 == 0 ? msg1 : i % 3 == 1 ? msg2 : msg3;
-        int rc = maildex__message_parse_buffer(ctx, text, strlen(text), &m, NULL);
+        int rc = maildex__message_parse_buffer(ctx, text, strlen(text), NULL, &m, NULL);
         bool ok = rc == MAILDEX__PARSE_OK && strstr(m->message_id, "@example.") != NULL;
         talloc_free(ctx);
         if (!ok)
@@ -962,7 +1015,7 @@ static int parse_corpus_file(const char *path, const struct stat *sb, int type, 
         strstr(path, "/LICENSES") != NULL)
         return 0;
     ctx = talloc_new(NULL);
-    rc = maildex__message_parse_file(ctx, path, &m, &error);
+    rc = maildex__message_parse_file(ctx, path, NULL, &m, &error);
     corpus_files++;
     if (rc == MAILDEX__PARSE_ERROR || m == NULL || !g_utf8_validate(m->body, -1, NULL) ||
         !g_utf8_validate(m->subject, -1, NULL) || !g_utf8_validate(m->from, -1, NULL) ||
@@ -1150,6 +1203,8 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(raw_8bit_latin1_header)
     TEST_ENTRY(from_name_rules)
     TEST_ENTRY(other_headers)
+    TEST_ENTRY(user_fields)
+    TEST_ENTRY(gzip_file)
     TEST_ENTRY(date_missing_or_bad)
     TEST_ENTRY(missing_message_id_sha1)
     TEST_ENTRY(empty_message_id_sha1)
