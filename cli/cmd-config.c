@@ -29,11 +29,12 @@ static maildex_db_t *existing_database(struct cli *cli)
 
 #define BUILT_WITH "built_with."
 
-/* notmuch's built_with.NAME: true for what maildex does as notmuch does it. */
+/* notmuch's built_with.NAME, all of which `config list` prints: true for what maildex does as
+ * notmuch does it. */
+static const char *const features[] = {"compact", "field_processor", "retry_lock", "sexp_queries"};
+
 static bool built_with(const char *name)
 {
-    static const char *const features[] = {"compact", "field_processor", "retry_lock", "sexp_queries"};
-
     for (size_t i = 0; i < G_N_ELEMENTS(features); i++)
         if (strcmp(name, features[i]) == 0)
             return true;
@@ -140,9 +141,7 @@ static void add_key(GPtrArray *keys, const char *key)
  * as written (a list ;-joined). */
 static int config_list_cmd(struct cli *cli)
 {
-    static const char *const built[] = {BUILT_WITH "compact", BUILT_WITH "field_processor",
-                                        BUILT_WITH "retry_lock", BUILT_WITH "sexp_queries",
-                                        "database.backup_dir", "database.hook_dir"};
+    static const char *const with_database[] = {"database.backup_dir", "database.hook_dir"};
     maildex_db_t *db = existing_database(cli);
     const maildex_pair_t *stored = NULL;
     GPtrArray *all = g_ptr_array_new();
@@ -150,8 +149,10 @@ static int config_list_cmd(struct cli *cli)
 
     if (db && maildex_db_config_list(db, "", &stored) != MAILDEX_STATUS_OK)
         stored = NULL;
-    for (size_t i = 0; i < G_N_ELEMENTS(built); i++)
-        add_key(all, built[i]);
+    for (size_t i = 0; i < G_N_ELEMENTS(features); i++)
+        add_key(all, talloc_asprintf(cli->ctx, BUILT_WITH "%s", features[i]));
+    for (size_t i = 0; i < G_N_ELEMENTS(with_database); i++)
+        add_key(all, with_database[i]);
     for (char **k = config_list_keys(cli->ctx, cli->config); *k; k++)
         add_key(all, *k);
     for (size_t i = 0; stored && stored[i].key; i++)
