@@ -78,6 +78,10 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode);
  * `return cli_error(...)`. */
 int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* What the program does when given no command (first-run.c): setup without a config file, a
+ * reminder to run `new` without a database, else the command list. Returns an exit status. */
+int cli_first_run(struct cli *cli);
+
 /* The command table, NULL-terminated (main.c). */
 extern const struct command cli_commands[];
 const struct command *cli_find_command(const char *name);

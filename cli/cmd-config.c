@@ -7,6 +7,7 @@
  * the names of saved sexp queries (squery.NAME) and user fields (index.header.NAME) follow notmuch's
  * rule. */
 #include "cli.h"
+#include "hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,34 +27,14 @@ static maildex_db_t *existing_database(struct cli *cli)
     return db;
 }
 
-/* A key stored with `config set --database`, one list item per line; false when the database does
- * not hold it. */
-static bool print_database_value(struct cli *cli, const char *key)
-{
-    maildex_db_t *db = existing_database(cli);
-    const char *value = NULL;
-    bool found = false;
-    gchar **items;
-
-    if (db && maildex_db_config_get(db, key, &value) == MAILDEX_STATUS_OK && value) {
-        items = g_strsplit(value, ";", -1);
-        for (gchar **i = items; *i; i++)
-            if (**i)
-                printf("%s\n", *i);
-        g_strfreev(items);
-        found = true;
-    }
-    maildex_db_close(db);
-    return found;
-}
-
 #define BUILT_WITH "built_with."
 
-/* notmuch's built_with.NAME: true for what maildex does as notmuch does it. */
+/* notmuch's built_with.NAME, all of which `config list` prints: true for what maildex does as
+ * notmuch does it. */
+static const char *const features[] = {"compact", "field_processor", "retry_lock", "sexp_queries"};
+
 static bool built_with(const char *name)
 {
-    static const char *const features[] = {"field_processor", "retry_lock", "sexp_queries"};
-
     for (size_t i = 0; i < G_N_ELEMENTS(features); i++)
         if (strcmp(name, features[i]) == 0)
             return true;
@@ -109,23 +90,53 @@ static int check_prefix_name(const char *key)
     return 0;
 }
 
+/* What `config get` and `config list` say for key, with notmuch's precedence: built_with.NAME; the
+ * file's value; the database's; what notmuch derives (database.path, user.name ...); notmuch's
+ * defaults; and, once there is a database, where its hooks and backups go. NULL when nothing sets it.
+ * *from_file says whether the value is the file's (a list in GLib's syntax). */
+static const char *value_of(struct cli *cli, maildex_db_t *db, const char *key, bool *from_file)
+{
+    const char *value = NULL;
+
+    *from_file = false;
+    if (strncmp(key, BUILT_WITH, strlen(BUILT_WITH)) == 0)
+        return built_with(key + strlen(BUILT_WITH)) ? "true" : "false";
+    if (config_is_set(cli->config, key)) {
+        *from_file = true;
+        return config_get(cli->ctx, cli->config, key);
+    }
+    if (db && maildex_db_config_get(db, key, &value) == MAILDEX_STATUS_OK && value)
+        return talloc_strdup(cli->ctx, value);
+    if ((value = config_get(cli->ctx, cli->config, key)) || (value = config_default(key)))
+        return value;
+    if (db && strcmp(key, "database.hook_dir") == 0)
+        return hook_dir(cli->ctx, cli);
+    if (db && strcmp(key, "database.backup_dir") == 0)
+        return config_backup_dir(cli->ctx, cli->config);
+    return NULL;
+}
+
+/* One item per line, as notmuch splits every value at ';'. */
 static int config_get_cmd(struct cli *cli, const char *key)
 {
     char *section, *item;
-    char **values;
+    maildex_db_t *db;
+    const char *value;
+    bool from_file;
 
     if (config_split_key(cli->ctx, key, &section, &item) != 0)
         return cli_error(cli, "invalid configuration name: %s (should be of the form "
                               "<section>.<item>)", key);
-    if (strncmp(key, BUILT_WITH, strlen(BUILT_WITH)) == 0) {
-        puts(built_with(key + strlen(BUILT_WITH)) ? "true" : "false");
-        return EXIT_SUCCESS;
+    db = existing_database(cli);
+    value = value_of(cli, db, key, &from_file);
+    if (from_file) {
+        for (char **v = config_get_list(cli->ctx, cli->config, key); *v; v++)
+            printf("%s\n", *v);
+    } else if (value) {
+        for (char **v = config_split_list(cli->ctx, value); *v; v++)
+            printf("%s\n", *v);
     }
-    if (!config_is_set(cli->config, key) && print_database_value(cli, key))
-        return EXIT_SUCCESS;
-    values = config_get_list(cli->ctx, cli->config, key);
-    for (char **v = values; *v; v++)
-        printf("%s\n", *v);
+    maildex_db_close(db);
     return EXIT_SUCCESS;
 }
 
@@ -134,55 +145,60 @@ static int compare_keys(const void *a, const void *b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* Every key of the file (and notmuch's derived ones) and of the database, sorted, each with the value
- * config get would print (a list ;-joined). */
+static void add_key(GPtrArray *keys, const char *key)
+{
+    for (guint i = 0; i < keys->len; i++)
+        if (strcmp(keys->pdata[i], key) == 0)
+            return;
+    g_ptr_array_add(keys, (gpointer) key);
+}
+
+/* notmuch's list: built_with.*, then every key of the file, the database, notmuch's derived values
+ * and defaults (and, with a database, its hook and backup directories), sorted, each with its value
+ * as written (a list ;-joined). */
 static int config_list_cmd(struct cli *cli)
 {
-    char **keys = config_list_keys(cli->ctx, cli->config);
+    static const char *const with_database[] = {"database.backup_dir", "database.hook_dir"};
     maildex_db_t *db = existing_database(cli);
     const maildex_pair_t *stored = NULL;
-    GHashTable *from_db = g_hash_table_new(g_str_hash, g_str_equal);
     GPtrArray *all = g_ptr_array_new();
+    bool from_file;
 
     if (db && maildex_db_config_list(db, "", &stored) != MAILDEX_STATUS_OK)
         stored = NULL;
-    for (char **k = keys; *k; k++)
-        g_ptr_array_add(all, *k);
-    for (size_t i = 0; stored && stored[i].key; i++) {
-        if (!g_hash_table_contains(from_db, stored[i].key))
-            g_hash_table_insert(from_db, (gpointer) stored[i].key, (gpointer) stored[i].value);
-        bool known = false;
-        for (char **k = keys; *k && !known; k++)
-            known = strcmp(*k, stored[i].key) == 0;
-        if (!known)
-            g_ptr_array_add(all, (gpointer) stored[i].key);
-    }
+    for (size_t i = 0; i < G_N_ELEMENTS(features); i++)
+        add_key(all, talloc_asprintf(cli->ctx, BUILT_WITH "%s", features[i]));
+    for (size_t i = 0; i < G_N_ELEMENTS(with_database); i++)
+        add_key(all, with_database[i]);
+    for (char **k = config_list_keys(cli->ctx, cli->config); *k; k++)
+        add_key(all, *k);
+    for (size_t i = 0; stored && stored[i].key; i++)
+        add_key(all, stored[i].key);
     qsort(all->pdata, all->len, sizeof(char *), compare_keys);
     for (guint i = 0; i < all->len; i++) {
-        const char *key = all->pdata[i], *value = g_hash_table_lookup(from_db, key);
-        if (value == NULL || config_is_set(cli->config, key))
-            value = config_get(cli->ctx, cli->config, key);
-        printf("%s=%s\n", key, value ? value : "");
+        const char *value = value_of(cli, db, all->pdata[i], &from_file);
+        if (value)
+            printf("%s=%s\n", (const char *) all->pdata[i], value);
     }
     g_ptr_array_free(all, TRUE);
-    g_hash_table_destroy(from_db);
     maildex_db_close(db);
     return EXIT_SUCCESS;
 }
 
+/* As notmuch: one value at most (the database keeps a string, not a list), and the database must
+ * exist (`new` creates it). */
 static int config_set_database(struct cli *cli, const char *key, int n, char **values)
 {
-    char *joined = n ? g_strjoinv(";", values) : NULL;
     maildex_status_t st;
-    /* As notmuch: the database must exist (`new` creates it). */
-    int rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE);
+    int rc;
 
-    if (rc == 0) {
-        st = maildex_db_config_set(cli->db, key, joined);
-        if (st != MAILDEX_STATUS_OK)
-            rc = cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-    }
-    g_free(joined);
+    if (n > 1)
+        return cli_error(cli, "at most one value expected for %s", key);
+    if ((rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE)) != 0)
+        return rc;
+    st = maildex_db_config_set(cli->db, key, n ? values[0] : NULL);
+    if (st != MAILDEX_STATUS_OK)
+        rc = cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     return rc;
 }
 
@@ -201,9 +217,12 @@ int cmd_config(struct cli *cli, int argc, char **argv)
     if (first >= argc)
         return cli_error(cli, "requires at least one argument (get, set or list)");
     /* Only set may start from a named file that is missing (it creates it); get and list would
-     * answer notmuch's defaults as if they were the file's. */
-    if (strcmp(argv[first], "set") != 0 && (error = config_missing(cli->ctx, cli->config)) != NULL)
-        return cli_error(cli, "%s", error);
+     * answer notmuch's defaults as if they were the file's: they say how to make one and print
+     * nothing, with notmuch's words and status. */
+    if (strcmp(argv[first], "set") != 0 && cli->config->missing) {
+        fprintf(stderr, "Try running '%s setup' to create a configuration.\n", cli_program);
+        return EXIT_SUCCESS;
+    }
     if (strcmp(argv[first], "get") == 0) {
         if (argc - first != 2)
             return cli_error(cli, "get requires exactly one argument");
@@ -225,7 +244,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
         if (database)
             return config_set_database(cli, argv[key], argc - key - 1, argv + key + 1);
         if (config_set(cli->ctx, cli->config, argv[key], (const char *const *) argv + key + 1,
-                       argc - key - 1, false, &error) != 0)
+                       argc - key - 1, &error) != 0)
             return cli_error(cli, "%s", error);
         return EXIT_SUCCESS;
     }

@@ -103,6 +103,8 @@ struct config *config_load(void *ctx, const char *explicit_path, char **error)
         }
         cfg->missing = cfg->named_by != NULL;
         g_clear_error(&gerr);
+    } else if (cfg->path && *cfg->path) {
+        cfg->loaded = true;
     }
     cfg->write_path = cfg->path ? talloc_strdup(cfg, cfg->path)
                                 : talloc_asprintf(cfg, "%s/maildex/config", xdg_config_home(cfg));
@@ -120,13 +122,22 @@ int config_split_key(void *ctx, const char *key, char **section, char **item)
     return 0;
 }
 
+/* The file's value of key with GLib's escapes (\n, \t, \\, \s) read as notmuch reads them, so that
+ * what `config set` wrote comes back unchanged; the value as written when it holds an escape GLib's
+ * strings do not have (a list's "\;"). NULL when unset. */
 static char *raw_get(void *ctx, struct config *cfg, const char *key)
 {
     char *section, *item, *value, *result = NULL;
+    GError *gerr = NULL;
 
     if (config_split_key(ctx, key, &section, &item) != 0)
         return NULL;
-    value = g_key_file_get_value(cfg->kf, section, item, NULL);
+    value = g_key_file_get_string(cfg->kf, section, item, &gerr);
+    if (gerr) {
+        g_free(value);
+        value = g_key_file_get_value(cfg->kf, section, item, NULL);
+        g_error_free(gerr);
+    }
     if (value) {
         result = talloc_strdup(ctx, value);
         g_free(value);
@@ -152,16 +163,72 @@ static char *absolute(void *ctx, const char *path)
     return talloc_asprintf(ctx, "%s/%s", home(), path);
 }
 
+static const char *profile(void)
+{
+    const char *p = getenv("NOTMUCH_PROFILE");
+    return p && *p ? p : "default";
+}
+
+static char *xdg_data_dir(void *ctx)
+{
+    const char *x = getenv("XDG_DATA_HOME");
+    return x && *x ? talloc_asprintf(ctx, "%s/notmuch/%s", x, profile())
+                   : talloc_asprintf(ctx, "%s/.local/share/notmuch/%s", home(), profile());
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Whether two paths name the same directory once symbolic links are resolved (notmuch compares
+ * canonical names); a path that does not exist yet compares as written. */
+static bool same_dir(const char *a, const char *b)
+{
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    bool same = strcmp(ra ? ra : a, rb ? rb : b) == 0;
+
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* notmuch's database path (lib/open.cc, _choose_database_path): $NOTMUCH_DATABASE, database.path,
+ * $XDG_DATA_HOME/notmuch/<profile> when that directory exists, $MAILDIR, $HOME/mail. *split says
+ * whether the database lives apart from the mail (the XDG place, or a mail_root that is another
+ * directory), where notmuch keeps xapian/ in the path itself instead of in its .notmuch/. */
+static char *database_dir(void *ctx, struct config *cfg, bool *split)
+{
+    const char *env = getenv("NOTMUCH_DATABASE"), *maildir = getenv("MAILDIR");
+    char *p = raw_get(ctx, cfg, "database.path"), *root = raw_get(ctx, cfg, "database.mail_root");
+    char *dir = NULL;
+
+    *split = false;
+    if (env && *env)
+        dir = absolute(ctx, env);
+    else if (p && *p)
+        dir = absolute(ctx, p);
+    else if (is_dir(p = xdg_data_dir(ctx))) {
+        dir = p;
+        *split = true;
+    } else if (maildir && *maildir)
+        dir = absolute(ctx, maildir);
+    else
+        dir = talloc_asprintf(ctx, "%s/mail", home());
+    if (!*split && root && *root) {
+        char *r = absolute(ctx, root);
+        *split = !same_dir(r, dir);
+        talloc_free(r);
+    }
+    talloc_free(root);
+    return dir;
+}
+
 static char *database_path(void *ctx, struct config *cfg)
 {
-    char *p = raw_get(ctx, cfg, "database.path");
-    const char *maildir = getenv("MAILDIR");
-
-    if (p && *p)
-        return absolute(ctx, p);
-    if (maildir && *maildir)
-        return absolute(ctx, maildir);
-    return talloc_asprintf(ctx, "%s/mail", home());
+    bool split;
+    return database_dir(ctx, cfg, &split);
 }
 
 static char *default_email(void *ctx)
@@ -179,13 +246,25 @@ static char *default_name(void *ctx)
     return talloc_strdup(ctx, g_get_user_name());
 }
 
-char *config_missing(void *ctx, struct config *cfg)
+char *config_missing(void *ctx, struct config *cfg, bool name_it)
 {
     if (!cfg->missing)
         return NULL;
-    return talloc_asprintf(ctx, "cannot load config file '%s' (named by %s): %s; create it with "
-                                "'maildex setup' or 'maildex config set'",
-                           cfg->path, cfg->named_by, g_strerror(ENOENT));
+    if (!name_it)
+        return talloc_strdup(ctx, "Error: cannot load config file.");
+    return talloc_asprintf(ctx, "Error: cannot load config file '%s' (named by %s): %s.", cfg->path,
+                           cfg->named_by, g_strerror(ENOENT));
+}
+
+const char *config_default(const char *key)
+{
+    static const char *const defaults[][2] = {
+        {"database.autocommit", "8000"}, {"new.ignore", ""}, {"search.exclude_tags", ""}};
+
+    for (size_t i = 0; i < G_N_ELEMENTS(defaults); i++)
+        if (strcmp(key, defaults[i][0]) == 0)
+            return defaults[i][1];
+    return NULL;
 }
 
 char *config_get(void *ctx, struct config *cfg, const char *key)
@@ -209,38 +288,51 @@ char *config_get(void *ctx, struct config *cfg, const char *key)
     return NULL;
 }
 
-char **config_get_list(void *ctx, struct config *cfg, const char *key)
+/* Appends each item trimmed, dropping the empty ones (notmuch's strsplit_len: " fu bar ; ; bar " is
+ * "fu bar", "bar"). */
+static char **append_items(void *ctx, char **list, size_t *n, gchar **items)
 {
-    char *v = config_get(ctx, cfg, key);
+    for (gchar **i = items; i && *i; i++) {
+        char **grown;
+        g_strstrip(*i);
+        if (**i == '\0' || (grown = talloc_realloc(ctx, list, char *, *n + 2)) == NULL)
+            continue;
+        list = grown;
+        list[(*n)++] = talloc_strdup(list, *i);
+        list[*n] = NULL;
+    }
+    return list;
+}
+
+char **config_split_list(void *ctx, const char *value)
+{
     char **list = talloc_zero_array(ctx, char *, 1);
+    gchar **items = g_strsplit(value, ";", -1);
     size_t n = 0;
 
-    if (v == NULL || list == NULL)
-        return list;
-    /* GLib's list syntax: ';' separates, "\;" is a literal semicolon. */
-    for (char *p = v, *start = v;; p++) {
-        if (*p == '\\' && p[1]) {
-            memmove(p, p + 1, strlen(p));
-            continue;
-        }
-        if (*p == ';' || *p == '\0') {
-            bool end = *p == '\0';
-            *p = '\0';
-            g_strstrip(start); /* notmuch's strsplit_len: " fu bar ; ; bar " is "fu bar", "bar" */
-            if (*start) {
-                char **grown = talloc_realloc(ctx, list, char *, n + 2);
-                if (grown == NULL)
-                    break;
-                list = grown;
-                list[n++] = talloc_strdup(list, start);
-                list[n] = NULL;
-            }
-            if (end)
-                break;
-            start = p + 1;
-        }
-    }
-    talloc_free(v);
+    if (list)
+        list = append_items(ctx, list, &n, items);
+    g_strfreev(items);
+    return list;
+}
+
+
+char **config_get_list(void *ctx, struct config *cfg, const char *key)
+{
+    void *local = talloc_new(NULL);
+    char **list = talloc_zero_array(ctx, char *, 1), *section, *item, *v;
+    gchar **items = NULL;
+    size_t n = 0;
+
+    /* The file's own lists in GLib's syntax ("\;" is a literal semicolon); derived values are plain. */
+    if (list && config_split_key(local, key, &section, &item) == 0 && strncmp(key, "database.", 9) != 0)
+        items = g_key_file_get_string_list(cfg->kf, section, item, NULL, NULL);
+    if (list && items == NULL && (v = config_get(local, cfg, key)) != NULL)
+        items = g_strsplit(v, ";", -1);
+    if (list)
+        list = append_items(ctx, list, &n, items);
+    g_strfreev(items);
+    talloc_free(local);
     return list;
 }
 
@@ -277,11 +369,10 @@ static int make_parent_dirs(const char *path)
     return rc;
 }
 
-int config_set(void *ctx, struct config *cfg, const char *key, const char *const *values, int n,
-               bool as_list, char **error)
+int config_put(void *ctx, struct config *cfg, const char *key, const char *const *values, int n,
+               char **error)
 {
     char *section, *item;
-    GError *gerr = NULL;
 
     *error = NULL;
     if (config_split_key(ctx, key, &section, &item) != 0) {
@@ -291,18 +382,38 @@ int config_set(void *ctx, struct config *cfg, const char *key, const char *const
     }
     if (n == 0)
         g_key_file_remove_key(cfg->kf, section, item, NULL);
-    else if (n == 1 && !as_list)
+    else if (n == 1)
         g_key_file_set_string(cfg->kf, section, item, values[0]);
     else
         g_key_file_set_string_list(cfg->kf, section, item, values, (gsize) n);
-    if (make_parent_dirs(cfg->write_path) != 0 ||
-        !g_key_file_save_to_file(cfg->kf, cfg->write_path, &gerr)) {
-        *error = talloc_asprintf(ctx, "cannot write config file '%s': %s", cfg->write_path,
+    return 0;
+}
+
+int config_save(void *ctx, struct config *cfg, char **error)
+{
+    /* A symbolic link stays one: the file it points to is written (notmuch's conffile_save). */
+    char *target = realpath(cfg->write_path, NULL);
+    const char *file = target ? target : cfg->write_path;
+    GError *gerr = NULL;
+    int rc = 0;
+
+    *error = NULL;
+    if (make_parent_dirs(file) != 0 || !g_key_file_save_to_file(cfg->kf, file, &gerr)) {
+        *error = talloc_asprintf(ctx, "cannot write config file '%s': %s", file,
                                  gerr ? gerr->message : strerror(errno));
         g_clear_error(&gerr);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    free(target);
+    return rc;
+}
+
+int config_set(void *ctx, struct config *cfg, const char *key, const char *const *values, int n,
+               char **error)
+{
+    if (config_put(ctx, cfg, key, values, n, error) != 0)
+        return -1;
+    return config_save(ctx, cfg, error);
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -312,9 +423,9 @@ static int compare_strings(const void *a, const void *b)
 
 char **config_list_keys(void *ctx, struct config *cfg)
 {
-    static const char *const derived[] = {"database.path", "database.mail_root", "new.tags",
-                                          "maildir.synchronize_flags", "user.name",
-                                          "user.primary_email"};
+    static const char *const derived[] = {"database.autocommit", "database.path", "database.mail_root",
+                                          "maildir.synchronize_flags", "new.ignore", "new.tags",
+                                          "search.exclude_tags", "user.name", "user.primary_email"};
     gchar **groups = g_key_file_get_groups(cfg->kf, NULL);
     GPtrArray *keys = g_ptr_array_new();
     char **out;
@@ -348,19 +459,42 @@ char *config_mail_root(void *ctx, struct config *cfg)
     return config_get(ctx, cfg, "database.mail_root");
 }
 
+char *config_backup_dir(void *ctx, struct config *cfg)
+{
+    char *set = config_get(ctx, cfg, "database.backup_dir"), *dir, *db_dir;
+
+    if (set && *set)
+        return set;
+    dir = talloc_asprintf(ctx, "%s/backups", xdg_data_dir(ctx));
+    if (is_dir(dir))
+        return dir;
+    db_dir = g_path_get_dirname(config_database_file(ctx, cfg));
+    dir = talloc_asprintf(ctx, "%s/backups", db_dir);
+    g_free(db_dir);
+    return dir;
+}
+
+/* maildex's database at the place of notmuch's: <path>/.maildex/maildex.db where notmuch has
+ * <path>/.notmuch/xapian, <path>/maildex.db where it has <path>/xapian (split). A database made
+ * before the places were notmuch's (<path>/maildex.db whenever mail_root was set) is still used. */
 char *config_database_file(void *ctx, struct config *cfg)
 {
     const char *env = getenv("MAILDEX_DATABASE");
-    char *mail_root_set = raw_get(ctx, cfg, "database.mail_root");
-    char *path = database_path(ctx, cfg), *file;
+    bool split;
+    char *dir, *file, *legacy;
 
     if (env && *env)
-        file = absolute(ctx, env);
-    else if (mail_root_set && *mail_root_set)
-        file = talloc_asprintf(ctx, "%s/maildex.db", path);
-    else
-        file = talloc_asprintf(ctx, "%s/.maildex/maildex.db", path);
-    talloc_free(mail_root_set);
-    talloc_free(path);
+        return absolute(ctx, env);
+    dir = database_dir(ctx, cfg, &split);
+    if (split)
+        return talloc_asprintf(ctx, "%s/maildex.db", dir);
+    file = talloc_asprintf(ctx, "%s/.maildex/maildex.db", dir);
+    legacy = talloc_asprintf(ctx, "%s/maildex.db", dir);
+    talloc_free(dir);
+    if (access(file, F_OK) != 0 && access(legacy, F_OK) == 0) {
+        talloc_free(file);
+        return legacy;
+    }
+    talloc_free(legacy);
     return file;
 }

@@ -327,13 +327,13 @@ int main(int argc, char **argv)
         status = EXIT_SUCCESS;
         goto done;
     }
-    if (help || first >= argc) {
+    if (help) {
         char *args[] = {(char *) "help", NULL};
         status = cmd_help(&cli, 1, args);
         goto done;
     }
-    cli.command = cli_find_command(argv[first]);
-    if (cli.command == NULL) {
+    cli.command = first < argc ? cli_find_command(argv[first]) : NULL;
+    if (first < argc && cli.command == NULL) {
         status = run_external(&cli, argv + first);
         goto done;
     }
@@ -342,9 +342,14 @@ int main(int argc, char **argv)
         cli_error(&cli, "%s", error);
         goto done;
     }
-    if (!(cli.command->flags & CMD_CONFIG_CREATE) &&
-        (error = config_missing(cli.ctx, cli.config)) != NULL) {
-        cli_error(&cli, "%s", error);
+    if (cli.command == NULL) {
+        status = cli_first_run(&cli);
+        goto done;
+    }
+    /* notmuch's words (a maildex names the file too) and status; nothing runs on defaults. */
+    if (!(cli.command->flags & CMD_CONFIG_CREATE) && cli.config->missing) {
+        fprintf(stderr, "%s\nTry running '%s setup' to create a configuration.\n",
+                config_missing(cli.ctx, cli.config, strcmp(cli_program, "notmuch") != 0), cli_program);
         goto done;
     }
     status = cli.command->fn(&cli, argc - first, argv + first);

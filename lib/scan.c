@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -61,10 +62,33 @@ static char *child_path(const char *dir, const char *name)
 }
 
 /* notmuch's database directory and maildex's, skipped at the top of the mail root only: deeper down
- * a folder of either name is mail like any other, as notmuch indexes it. */
-static bool internal(const char *dir, const char *name)
+ * a folder of either name is mail like any other, as notmuch indexes it. And the database's own files
+ * wherever they are below the root (a database.path inside the mail): they are not mail. */
+static bool internal(const struct maildex__scan *scan, const char *dir, const char *name)
 {
+    if (scan->self_dir && strcmp(dir, scan->self_dir) == 0 &&
+        strncmp(name, scan->self_name, strlen(scan->self_name)) == 0)
+        return true;
     return dir[0] == '\0' && (strcmp(name, ".notmuch") == 0 || strcmp(name, ".maildex") == 0);
+}
+
+/* Sets scan->self_dir and self_name when the database's directory is the mail root or below it,
+ * comparing the names with symbolic links resolved. */
+static void find_self(struct maildex__scan *scan, maildex_db_t *db)
+{
+    char *dir = g_path_get_dirname(db->path), *base = g_path_get_basename(db->path);
+    char *real_dir = realpath(dir, NULL), *real_root = realpath(db->mail_root, NULL);
+    const char *d = real_dir ? real_dir : dir, *r = real_root ? real_root : db->mail_root;
+    size_t n = strlen(r);
+
+    if (strncmp(d, r, n) == 0 && (d[n] == '\0' || d[n] == '/')) {
+        scan->self_dir = g_string_chunk_insert(scan->names, d[n] ? d + n + 1 : "");
+        scan->self_name = g_string_chunk_insert(scan->names, base);
+    }
+    free(real_dir);
+    free(real_root);
+    g_free(dir);
+    g_free(base);
 }
 
 /* Whether new.ignore names dir/name. */
@@ -331,7 +355,7 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
         if (!any || strcmp(de->d_name, greatest->str) > 0)
             g_string_assign(greatest, de->d_name);
         any = true;
-        if (internal(dir, de->d_name) || !entry_type(w, dh, dir, de->d_name, &type))
+        if (internal(w->scan, dir, de->d_name) || !entry_type(w, dh, dir, de->d_name, &type))
             continue;
         if (type == DT_DIR) {
             if (strcmp(de->d_name, "cur") == 0 || strcmp(de->d_name, "new") == 0)
@@ -625,6 +649,7 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
     scan->removed_dirs = g_array_new(FALSE, FALSE, sizeof(int64_t));
     scan->names = g_string_chunk_new(64 * 1024);
     w.visited = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    find_self(scan, db);
     compile_ignores(&w);
     add_dir(&w, "", -1);
     /* Breadth first over a growing array: parents always come before their children. */
@@ -662,7 +687,7 @@ void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_roo
 
     while (dh && (de = readdir(dh)) != NULL) {
         unsigned char type = de->d_type;
-        if (internal(dir->path, de->d_name) || ignored(scan, dir->path, de->d_name))
+        if (internal(scan, dir->path, de->d_name) || ignored(scan, dir->path, de->d_name))
             continue;
         if (type == DT_LNK || type == DT_UNKNOWN) {
             struct stat sb;

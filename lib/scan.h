@@ -54,6 +54,10 @@ struct maildex__scan {
     uint64_t dangling;           /* symbolic links whose target does not exist */
     GPtrArray *ignore_names;   /* new.ignore plain names */
     GPtrArray *ignore_regexes; /* new.ignore /regex/ entries, compiled */
+    const char *self_dir;      /* when the database file lies below the mail root: its directory, relative
+                                * to the root ("" at the top), and its name, which its -wal, -shm and
+                                * -writer files start with too; NULL otherwise */
+    const char *self_name;
 };
 
 struct maildex__scan_options {

@@ -48,9 +48,15 @@ exclude_tags=deleted;spam;
 EOF2
 maildex --config="$TMP_DIRECTORY/small" config list > OUTPUT
 cat > EXPECTED <<EOF2
+built_with.compact=true
+built_with.field_processor=true
+built_with.retry_lock=true
+built_with.sexp_queries=true
+database.autocommit=8000
 database.mail_root=/srv/mail
 database.path=/srv/mail
 maildir.synchronize_flags=true
+new.ignore=
 new.tags=unread;inbox
 search.exclude_tags=deleted;spam;
 user.name=N
@@ -94,8 +100,10 @@ case "$output" in
     *) test_failure_ "$output" ;;
 esac
 
-test_begin_subtest "setup without a terminal needs options"
-test_expect_code 1 maildex setup </dev/null
+test_begin_subtest "setup at the end of its input says so and fails, as notmuch's"
+output=$( (maildex setup </dev/null; echo "status=$?") | sed 's/.*\]: //')
+test_expect_equal "$output" "Exiting.
+status=1"
 
 test_begin_subtest "setup with options writes the file"
 maildex --config="$TMP_DIRECTORY/setup-cfg" setup --name="S U" --primary-email=su@example.org \
@@ -129,22 +137,40 @@ test_expect_equal "$(maildex config get query.lunch)" "tag:file"
 
 test_begin_subtest "a config file named by --config that does not exist: every command refuses, naming it"
 missing=$TMP_DIRECTORY/no-such-config
-for cmd in "new" "count *" "search *" "tag +x -- *" "reindex *" "config get user.name" "config list"; do
+for cmd in "new" "count *" "search *" "tag +x -- *" "reindex *"; do
     # shellcheck disable=SC2086
     err=$(set -f; maildex --config="$missing" $cmd 2>&1 >/dev/null)
     echo "$? $err"
-done | sed -E 's/^1 maildex [a-z]+: /1 /' | sort -u > OUTPUT
+done | sort -u > OUTPUT
 # Nothing was created: not the file, not a database where the defaults would put it.
 test_expect_equal "$(cat OUTPUT)|$(ls -d "$missing" "$HOME/mail" 2>/dev/null)" \
-    "1 cannot load config file '$missing' (named by --config): No such file or directory; create it with 'maildex setup' or 'maildex config set'|"
+    "1 Error: cannot load config file '$missing' (named by --config): No such file or directory.
+Try running 'maildex setup' to create a configuration.|"
+
+test_begin_subtest "... run as notmuch, in notmuch's words"
+ln -s "$(command -v maildex)" "$TMP_DIRECTORY/notmuch"
+test_expect_equal "$("$TMP_DIRECTORY/notmuch" --config="$missing" new 2>&1; echo "status=$?")" \
+    "Error: cannot load config file.
+Try running 'notmuch setup' to create a configuration.
+status=1"
+
+test_begin_subtest "... config get and list print nothing and say how to make one, status 0 (as notmuch)"
+test_expect_equal "$(maildex --config="$missing" config get user.name 2>&1; echo "status=$?"
+                     maildex --config="$missing" config list 2>&1; echo "status=$?")" \
+    "Try running 'maildex setup' to create a configuration.
+status=0
+Try running 'maildex setup' to create a configuration.
+status=0"
 
 test_begin_subtest "... and the same for \$MAILDEX_CONFIG and \$NOTMUCH_CONFIG"
 output=$(MAILDEX_CONFIG=$missing maildex count '*' 2>&1; echo "status=$?"
          HOME=$TMP_DIRECTORY/empty-home MAILDEX_CONFIG= NOTMUCH_CONFIG=$missing maildex count '*' 2>&1
          echo "status=$?")
-test_expect_equal "$output" "maildex count: cannot load config file '$missing' (named by \$MAILDEX_CONFIG): No such file or directory; create it with 'maildex setup' or 'maildex config set'
+test_expect_equal "$output" "Error: cannot load config file '$missing' (named by \$MAILDEX_CONFIG): No such file or directory.
+Try running 'maildex setup' to create a configuration.
 status=1
-maildex count: cannot load config file '$missing' (named by \$NOTMUCH_CONFIG): No such file or directory; create it with 'maildex setup' or 'maildex config set'
+Error: cannot load config file '$missing' (named by \$NOTMUCH_CONFIG): No such file or directory.
+Try running 'maildex setup' to create a configuration.
 status=1"
 
 test_begin_subtest "config set and setup create a named config file that does not exist; help needs none"

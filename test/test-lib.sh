@@ -24,7 +24,7 @@ PATH=$MAILDEX_BUILDDIR/cli:$PATH
 # The parser module of the build under test, whatever the environment says (cli/maildex would load it
 # anyway; T045 checks that it does without this).
 MAILDEX_MIME_MODULE=$MAILDEX_BUILDDIR/lib/.libs/maildex-mime.so
-unset NOTMUCH_CONFIG NOTMUCH_PROFILE XDG_CONFIG_HOME MAILDEX_DATABASE MAILDIR || true
+unset NOTMUCH_CONFIG NOTMUCH_PROFILE XDG_CONFIG_HOME XDG_DATA_HOME MAILDEX_DATABASE NOTMUCH_DATABASE MAILDIR || true
 export HOME MAIL_DIR MAILDEX_CONFIG PATH TMP_DIRECTORY MAILDEX_MIME_MODULE
 export LC_ALL=${LC_ALL:-C.UTF-8} TZ=${TZ:-UTC}
 # Scratch files (OUTPUT, EXPECTED) land in the test's own directory, never in the build tree.
