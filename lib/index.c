@@ -516,6 +516,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.stats = stats;
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
+    r.add.hold_text = true;
     /* Before the scan: a second indexer must plan from the first one's finished work, and from
      * file names that a killed tag change no longer owes (renames.c). */
     r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);

@@ -69,7 +69,7 @@ rm "$MAIL_DIR/cur/msg-002"
 test_expect_equal "$(maildex new 2>&1)" "No new mail. Removed 1 message."
 
 test_begin_subtest "... with its text: the full-text index stays consistent"
-output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM fts_text; SELECT count(*) FROM messages"; maildex count 'body:"message (#2)"'; maildex count 'body:"message (#3)"')
+output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM texts; SELECT count(*) FROM messages"; maildex count 'body:"message (#2)"'; maildex count 'body:"message (#3)"')
 test_expect_equal "$output" "ok
 5
 5
