@@ -6,6 +6,8 @@
 #include "fts-tokenizer.h"
 #include "query-sets.h"
 #include "regexp.h"
+#include "text-pack.h"
+#include "text-queue.h"
 #include "message-tags.h"
 #include "renames.h"
 
@@ -347,6 +349,8 @@ static maildex_status_t configure_connection(maildex_db_t *db)
     rc = maildex__regexp_register(db->sql);
     if (rc == SQLITE_OK)
         rc = maildex__sets_register(db->sql);
+    if (rc == SQLITE_OK)
+        rc = maildex__text_pack_register(db->sql);
     if (rc != SQLITE_OK)
         return maildex__sql_error(db, rc, "cannot register the query functions");
     /* WAL: readers (Emacs, scripts) never wait for `new`, and `new` never waits for them. NORMAL
@@ -598,7 +602,9 @@ maildex_status_t maildex__commit(maildex_db_t *db)
 
     if (db->in_transaction == 0 || --db->in_transaction > 0)
         return MAILDEX_STATUS_OK;
-    st = maildex__tags_before_commit(db);
+    st = maildex__text_write_held(db);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__tags_before_commit(db);
     if (st == MAILDEX_STATUS_OK && db->message_delta != 0) {
         st = maildex__run_ids(db, MAILDEX__STMT_MESSAGE_COUNT_ADD, db->message_delta, 0,
                               "cannot count messages");
@@ -641,6 +647,7 @@ void maildex__rollback(maildex_db_t *db)
     db->renames_owed = false;
     db->message_delta = 0;
     maildex__tags_after_rollback(db);
+    maildex__text_drop_held(db);
     if (!sqlite3_get_autocommit(db->sql)) {
         maildex__turn_ending(db);
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);

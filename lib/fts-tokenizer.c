@@ -517,6 +517,15 @@ struct maildex__fts_tokens *maildex__fts_record(void *ctx, struct maildex__fts_r
     if (fts_tokenize((Fts5Tokenizer *) tok, rec, FTS5_TOKENIZE_DOCUMENT, text, rec->ntext,
                      record_token) != SQLITE_OK)
         goto fail;
+    /* Recorded tokens may wait for the end of a batch (text-queue.h): give back the doubling's
+     * slack (shrinking in place; a failure keeps the larger block). */
+    if (rec->count > 0 && rec->count < rec->allocated) {
+        void *fit = talloc_realloc_size(rec, rec->tokens, rec->count * sizeof *rec->tokens);
+        if (fit) {
+            rec->tokens = fit;
+            rec->allocated = rec->count;
+        }
+    }
     return rec;
 fail:
     talloc_free(rec);

@@ -360,7 +360,8 @@ static void link_file(struct delivery *d, const char *dir, const char *name)
 static void index_message(struct delivery *d)
 {
     const struct maildex__parsed_message *m = d->read.msg;
-    struct maildex__add_options add = {d->opts->new_tags, d->opts->synchronize_flags, true};
+    struct maildex__add_options add = {d->opts->new_tags, d->opts->synchronize_flags, true,
+                                       false};
     struct maildex__file_ref f = {0};
     GPtrArray *tags = g_ptr_array_new();
     char *dir = NULL, *name = NULL;

@@ -27,6 +27,7 @@ struct maildex_db {
     void *tag_ids;                        /* GHashTable name -> id (message-tags.c) */
     void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
     struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
+    struct maildex__text_queue *text_queue; /* rows held until the batch ends (text-queue.c) */
     int64_t message_delta;                /* messages added minus removed in this transaction */
     void (*waiting)(void *data, const char *what); /* maildex_db_set_waiting */
     void *waiting_data;

@@ -165,7 +165,8 @@ static maildex_status_t tag_name(maildex_threads_t *it, int64_t id, const char *
     return MAILDEX_STATUS_OK;
 }
 
-/* An ordered list of unique strings (notmuch's GPtrArray + hash table pairs). */
+/* An ordered list of unique strings (notmuch's GPtrArray + hash table pairs). The strings are
+ * borrowed: a thread's members and the tag-name cache both outlive the summary built from them. */
 struct uniq {
     GHashTable *set;
     GPtrArray *order;
@@ -174,16 +175,14 @@ struct uniq {
 static void uniq_init(struct uniq *u)
 {
     u->set = g_hash_table_new(g_str_hash, g_str_equal);
-    u->order = g_ptr_array_new_with_free_func(g_free);
+    u->order = g_ptr_array_new();
 }
 
 static void uniq_add(struct uniq *u, const char *s)
 {
-    if (s == NULL || g_hash_table_contains(u->set, s))
+    if (s == NULL || !g_hash_table_add(u->set, (gpointer) s))
         return;
-    char *copy = g_strdup(s);
-    g_ptr_array_add(u->order, copy);
-    g_hash_table_add(u->set, copy);
+    g_ptr_array_add(u->order, (gpointer) s);
 }
 
 static void uniq_free(struct uniq *u)
@@ -192,21 +191,27 @@ static void uniq_free(struct uniq *u)
     g_ptr_array_free(u->order, TRUE);
 }
 
-/* notmuch's make_boolean_term: quote when empty or holding a space, control byte, '"', '(' or ')',
- * or a byte >= 0x80; quotes inside are doubled. */
-static char *boolean_term(void *ctx, const char *prefix, const char *term)
+/* Appends " " (unless q is empty) and notmuch's make_boolean_term of prefix:term to q: quoted when
+ * empty or holding a space, control byte, '"', '(' or ')', or a byte >= 0x80; quotes inside are
+ * doubled. Into a GString, not by printf or talloc appends: a thread summary lists every member,
+ * and formatting and reallocating were a sixth of `search` printing every thread of a common word. */
+static void append_boolean_term(GString *q, const char *prefix, const char *term)
 {
     bool quote = *term == '\0';
-    char *out;
 
     for (const unsigned char *s = (const unsigned char *) term; *s && !quote; s++)
         quote = *s <= ' ' || *s == ')' || *s == '"' || *s == '(' || *s >= 0x80;
-    if (!quote)
-        return talloc_asprintf(ctx, "%s:%s", prefix, term);
-    out = talloc_asprintf(ctx, "%s:\"", prefix);
-    for (const char *s = term; *s && out; s++)
-        out = *s == '"' ? talloc_strdup_append(out, "\"\"") : talloc_asprintf_append(out, "%c", *s);
-    return out ? talloc_strdup_append(out, "\"") : NULL;
+    if (q->len > 0)
+        g_string_append_c(q, ' ');
+    g_string_append(q, prefix);
+    g_string_append(q, quote ? ":\"" : ":");
+    for (const char *s = term; *s; s++) {
+        if (*s == '"')
+            g_string_append_c(q, '"');
+        g_string_append_c(q, *s);
+    }
+    if (quote)
+        g_string_append_c(q, '"');
 }
 
 /* notmuch's _thread_set_subject_from_message: one reply prefix dropped, and an empty subject never
@@ -228,9 +233,12 @@ static char *join_uniq(void *ctx, struct uniq *u, size_t *count)
     char *s = NULL;
 
     *count = u->order->len;
-    for (guint i = 0; i < u->order->len; i++) {
+    for (guint i = 0; i < u->order->len && (i == 0 || s); i++) {
         const char *a = g_ptr_array_index(u->order, i);
-        s = s ? talloc_asprintf_append(s, ", %s", a) : talloc_strdup(ctx, a);
+        if (s == NULL)
+            s = talloc_strdup(ctx, a);
+        else if ((s = talloc_strdup_append_buffer(s, ", ")) != NULL)
+            s = talloc_strdup_append_buffer(s, a);
     }
     return s;
 }
@@ -239,7 +247,7 @@ static char *join_uniq(void *ctx, struct uniq *u, size_t *count)
  * ones counted and their authors first, the subject and timestamp from the newest (oldest) match. */
 struct summary_state {
     struct uniq authors, matched_authors, tags;
-    char *matched_q, *unmatched_q;
+    GString *matched_q, *unmatched_q;
     bool any_match;
 };
 
@@ -268,9 +276,7 @@ static maildex_status_t add_member(maildex_threads_t *it, maildex_thread_t *t, s
         uniq_add(&s->tags, name);
         p = *end == ',' ? end + 1 : end;
     }
-    char **q = match ? &s->matched_q : &s->unmatched_q;
-    char *term = boolean_term(t, "id", mb->message_id);
-    *q = *q ? talloc_asprintf_append(*q, " %s", term) : talloc_strdup(t, term);
+    append_boolean_term(match ? s->matched_q : s->unmatched_q, "id", mb->message_id);
     if (!match)
         return MAILDEX_STATUS_OK;
     /* notmuch compares with the count of non-excluded matches, so excluded matches before the
@@ -303,7 +309,12 @@ static const char *authors_string(void *ctx, struct summary_state *s)
         const char *a = g_ptr_array_index(s->authors.order, i);
         if (g_hash_table_contains(s->matched_authors.set, a))
             continue;
-        out = talloc_asprintf(ctx, "%s%s%s", out ? out : "", first ? "| " : ", ", a);
+        if (out == NULL)
+            out = talloc_strdup(ctx, "");
+        if (out)
+            out = talloc_strdup_append_buffer(out, first ? "| " : ", ");
+        if (out)
+            out = talloc_strdup_append_buffer(out, a);
         first = false;
     }
     return out ? out : "";
@@ -371,6 +382,25 @@ static bool ahead_has(const maildex_threads_t *it, int64_t key)
     return false;
 }
 
+/* Copies the n strings of from (NULL stays NULL) into one block on ctx: a member's five strings
+ * were five allocations, a tenth of printing every thread of a common word. */
+static bool copy_strings(void *ctx, const char *const *from, const char **to, int n)
+{
+    size_t len[8], total = 0;
+    char *block, *p;
+
+    for (int i = 0; i < n; i++)
+        total += len[i] = from[i] ? strlen(from[i]) + 1 : 0;
+    p = block = talloc_size(ctx, total ? total : 1);
+    if (block == NULL)
+        return false;
+    for (int i = 0; i < n; i++) {
+        to[i] = from[i] ? memcpy(p, from[i], len[i]) : NULL;
+        p += len[i];
+    }
+    return true;
+}
+
 /* Reads the messages of thread id, oldest first, into *out (on ctx). */
 static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t id, struct member **out,
                                      size_t *count)
@@ -401,11 +431,18 @@ static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t 
         const char *parent = (const char *) sqlite3_column_text(m, 9);
         mb->key = sqlite3_column_int64(m, 0);
         mb->date = sqlite3_column_int64(m, 2);
-        mb->message_id = talloc_strdup(list, mid ? mid : "");
-        mb->author = talloc_strdup(list, author ? author : "");
-        mb->subject = talloc_strdup(list, subject ? subject : "");
-        mb->tag_ids = tag_ids ? talloc_strdup(list, tag_ids) : NULL;
-        mb->parent = parent ? talloc_strdup(list, parent) : NULL;
+        const char *from[5] = {mid ? mid : "", author ? author : "", subject ? subject : "", tag_ids,
+                               parent};
+        const char *to[5];
+        if (!copy_strings(list, from, to, 5)) {
+            st = maildex__error(it->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+            break;
+        }
+        mb->message_id = to[0];
+        mb->author = to[1];
+        mb->subject = to[2];
+        mb->tag_ids = to[3];
+        mb->parent = to[4];
         mb->inline_match = sqlite3_column_int(m, 5) != 0;
         mb->excluded = sqlite3_column_int(m, 6) != 0;
         mb->files = sqlite3_column_int(m, 7);
@@ -557,6 +594,8 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t
     uniq_init(&s.authors);
     uniq_init(&s.matched_authors);
     uniq_init(&s.tags);
+    s.matched_q = g_string_sized_new(256);
+    s.unmatched_q = g_string_sized_new(256);
     /* The members stay with the thread: show arranges them (a few hundred bytes each). */
     st = read_members(it, t, id, &list, &n);
     t->members = list;
@@ -568,8 +607,11 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t
     if (st == MAILDEX_STATUS_OK) {
         t->timestamp = it->q->oldest_first ? t->oldest : t->newest;
         t->authors = authors_string(t, &s);
-        t->matched_query = s.matched_q;
-        t->unmatched_query = s.unmatched_q;
+        t->matched_query = s.matched_q->len ? talloc_strndup(t, s.matched_q->str, s.matched_q->len)
+                                            : NULL;
+        t->unmatched_query = s.unmatched_q->len
+                                 ? talloc_strndup(t, s.unmatched_q->str, s.unmatched_q->len)
+                                 : NULL;
         g_ptr_array_sort(s.tags.order, maildex__strptr_cmp);
         t->tags = talloc_array(t, const char *, s.tags.order->len + 1);
         for (guint i = 0; i < s.tags.order->len; i++)
@@ -579,6 +621,8 @@ static maildex_status_t build_thread(maildex_threads_t *it, uint64_t id, int64_t
     uniq_free(&s.authors);
     uniq_free(&s.matched_authors);
     uniq_free(&s.tags);
+    g_string_free(s.matched_q, TRUE);
+    g_string_free(s.unmatched_q, TRUE);
     if (st != MAILDEX_STATUS_OK)
         talloc_free(t);
     else

@@ -67,14 +67,14 @@
     X(MESSAGE_INSERT, "INSERT INTO messages(id, message_id, thread, date, parent, subject, "  \
                       "author, lastmod) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")             \
     X(MESSAGE_DELETE, "DELETE FROM messages WHERE id = ?1 RETURNING message_id, thread")      \
-    X(TEXT_INSERT, "INSERT INTO fts_text(id, subject, \"from\", \"to\", body, attachment, "     \
+    X(TEXT_INSERT, "INSERT INTO texts(id, subject, \"from\", \"to\", body, attachment, "        \
                    "mimetype, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")               \
     X(FTS_INSERT, "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, "        \
                   "mimetype, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")                \
     X(FTS_DELETE, "INSERT INTO fts(fts, rowid, subject, \"from\", \"to\", body, attachment, "   \
                   "mimetype, fields) SELECT 'delete', id, subject, \"from\", \"to\", body, "  \
                   "attachment, mimetype, fields FROM fts_text WHERE id = ?1")                 \
-    X(TEXT_DELETE, "DELETE FROM fts_text WHERE id = ?1")                                      \
+    X(TEXT_DELETE, "DELETE FROM texts WHERE id = ?1")                                         \
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype, fields "       \
                  "FROM fts_text WHERE id = ?1")                                               \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \

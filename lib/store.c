@@ -5,6 +5,8 @@
 #include "message-properties.h"
 #include "message-tags.h"
 #include "renames.h"
+#include "text-pack.h"
+#include "text-queue.h"
 #include "thread.h"
 
 #include <string.h>
@@ -91,6 +93,14 @@ static void message_columns(void *ctx, const struct maildex__parsed_message *m,
 
 _Static_assert(NCOLS == MAILDEX__TEXT_COLUMNS, "store.h's column count");
 
+/* Packs the body: on a parse thread when the indexer prepares the text, so the writer only stores. */
+static void pack_body(struct maildex__store_text *text)
+{
+    const char *body = text->cols[COL_BODY];
+
+    text->packed_body = maildex__text_pack(text, body, body ? strlen(body) : 0, &text->packed_len);
+}
+
 struct maildex__store_text *maildex__store_text_prepare(void *ctx,
                                                         const struct maildex__parsed_message *m,
                                                         struct maildex__fts_recorder *recorder)
@@ -100,84 +110,100 @@ struct maildex__store_text *maildex__store_text_prepare(void *ctx,
     if (text == NULL)
         return NULL;
     message_columns(text, m, text->cols);
+    /* The text owns its columns: a held text outlives the parsed message (text-queue.h). */
+    for (int c = 0; c < NCOLS && text->cols[COL_TO]; c++)
+        if (text->cols[c] && c != COL_TO && !(text->cols[c] = talloc_strdup(text, text->cols[c])))
+            text->cols[COL_TO] = NULL;
     if (text->cols[COL_TO] == NULL) {
         talloc_free(text);
         return NULL;
     }
+    pack_body(text);
     for (int c = 0; recorder && c < NCOLS; c++)
         text->tokens[c] = maildex__fts_record(text, recorder, text->cols[c]);
     return text;
 }
 
-/* The same text goes to fts_text (kept for exact deletes) and to the index; tokens, when recorded,
- * spare this thread the tokenizing. */
-static maildex_status_t insert_columns(maildex_db_t *db, int64_t key, const char *const cols[NCOLS],
-                                       struct maildex__fts_tokens *const tokens[NCOLS])
-{
-    static const maildex__stmt_id_t ids[2] = {MAILDEX__STMT_TEXT_INSERT, MAILDEX__STMT_FTS_INSERT};
-    maildex_status_t st = MAILDEX_STATUS_OK;
-    const char *bound[NCOLS];
-
-    for (int c = 0; c < NCOLS; c++)
-        bound[c] = cols[c] ? cols[c] : "";
-    for (int i = 0; i < 2 && st == MAILDEX_STATUS_OK; i++) {
-        sqlite3_stmt *stmt;
-        st = maildex__stmt(db, ids[i], &stmt);
-        if (st)
-            break;
-        sqlite3_bind_int64(stmt, 1, key);
-        for (int c = 0; c < NCOLS; c++)
-            sqlite3_bind_text(stmt, c + 2, bound[c], -1, SQLITE_STATIC);
-        if (ids[i] == MAILDEX__STMT_FTS_INSERT && tokens)
-            maildex__fts_replay_set(db->fts, tokens, NCOLS);
-        st = maildex__step_done(db, stmt, "cannot index a message's text");
-        maildex__fts_replay_set(db->fts, NULL, 0);
-    }
-    return st;
-}
-
+/* prepared, when given and held, is taken over by the queue. */
 static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
                                     const struct maildex__parsed_message *m,
-                                    const struct maildex__store_text *prepared)
+                                    struct maildex__store_text *prepared, bool hold)
 {
     struct maildex__store_text *built = NULL;
     maildex_status_t st;
 
+    if (prepared && hold)
+        return maildex__text_hold(db, key, prepared);
     if (prepared == NULL)
         prepared = built = maildex__store_text_prepare(NULL, m, NULL);
-    st = prepared ? insert_columns(db, key, prepared->cols, prepared->tokens)
-                  : MAILDEX_STATUS_NO_MEMORY;
+    st = prepared ? maildex__text_write(db, key, prepared) : MAILDEX_STATUS_NO_MEMORY;
     talloc_free(built);
     return st;
 }
 
+/* Each column of text gains the copy's text (fresh) unless it already holds it; the changed
+ * columns lose their recorded tokens and the body its packed form, which are made again. Whether
+ * anything changed. */
+static bool merge_columns(struct maildex__store_text *text, const char *const old[NCOLS],
+                          const char *const fresh[NCOLS])
+{
+    bool changed = false;
+
+    for (int c = 0; c < NCOLS; c++) {
+        const char *was = old[c] ? old[c] : "";
+        if (*fresh[c] == '\0' || strstr(was, fresh[c]) != NULL) {
+            text->cols[c] = talloc_strdup(text, was);
+            continue;
+        }
+        text->cols[c] = talloc_asprintf(text, "%s%s%s", was, *was ? "\n" : "", fresh[c]);
+        text->tokens[c] = NULL;
+        changed = true;
+    }
+    if (changed)
+        pack_body(text);
+    return changed;
+}
+
+/* The merge for a message whose rows are still held: the held text changes, nothing is written. */
+static maildex_status_t merge_held_text(struct maildex__store_text *held,
+                                        const char *const fresh[NCOLS])
+{
+    const char *old[NCOLS];
+
+    memcpy(old, held->cols, sizeof old);
+    merge_columns(held, old, fresh);
+    return MAILDEX_STATUS_OK;
+}
+
 /* notmuch indexes every copy of a duplicate Message-ID into the one message: a word, attachment
- * name or type found only in the second copy finds the message. Each column gains the copy's text
- * unless it already holds it (identical copies, the usual case, change nothing). */
+ * name or type found only in the second copy finds the message. Identical copies, the usual case,
+ * change nothing. */
 static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
                                         const struct maildex__parsed_message *m)
 {
     void *local = talloc_new(NULL);
-    const char *fresh[NCOLS], *merged[NCOLS];
-    sqlite3_stmt *stmt;
-    bool row, changed = false;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
+    struct maildex__store_text *merged = talloc_zero(local, struct maildex__store_text);
+    struct maildex__store_text *held = maildex__text_held(db, key);
+    const char *fresh[NCOLS], *old[NCOLS];
+    sqlite3_stmt *stmt = NULL;
+    bool row = false, changed = false;
+    maildex_status_t st = held ? MAILDEX_STATUS_OK : maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
 
     message_columns(local, m, fresh);
+    if (merged == NULL || fresh[COL_TO] == NULL)
+        st = MAILDEX_STATUS_NO_MEMORY;
+    if (st == MAILDEX_STATUS_OK && held) {
+        st = merge_held_text(held, fresh);
+        goto done;
+    }
     if (st)
         goto done;
     sqlite3_bind_int64(stmt, 1, key);
     st = maildex__step_row(db, stmt, &row, "cannot read a message's text");
-    for (int c = 0; st == MAILDEX_STATUS_OK && row && c < NCOLS; c++) {
-        const char *old = (const char *) sqlite3_column_text(stmt, c);
-        old = old ? old : "";
-        if (*fresh[c] == '\0' || strstr(old, fresh[c]) != NULL) {
-            merged[c] = talloc_strdup(local, old);
-        } else {
-            merged[c] = talloc_asprintf(local, "%s%s%s", old, *old ? "\n" : "", fresh[c]);
-            changed = true;
-        }
-    }
+    for (int c = 0; st == MAILDEX_STATUS_OK && row && c < NCOLS; c++)
+        old[c] = (const char *) sqlite3_column_text(stmt, c);
+    if (st == MAILDEX_STATUS_OK && row)
+        changed = merge_columns(merged, old, fresh);
     sqlite3_reset(stmt);
     if (st || !row || !changed)
         goto done;
@@ -185,7 +211,7 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
-        st = insert_columns(db, key, merged, NULL);
+        st = maildex__text_write(db, key, merged);
 done:
     talloc_free(local);
     return st;
@@ -238,7 +264,7 @@ static maildex_status_t insert_addresses(maildex_db_t *db, int64_t key,
 }
 
 static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__parsed_message *m,
-                                       const struct maildex__store_text *text, int64_t *key)
+                                       struct maildex__store_text *text, bool hold, int64_t *key)
 {
     sqlite3_stmt *stmt;
     int64_t thread, revision;
@@ -260,7 +286,7 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     if (st == MAILDEX_STATUS_OK)
         db->message_delta++;
     if (st == MAILDEX_STATUS_OK)
-        st = insert_text(db, *key, m, text);
+        st = insert_text(db, *key, m, text, hold);
     return st ? st : insert_addresses(db, *key, m);
 }
 
@@ -298,7 +324,7 @@ static maildex_status_t tag_new_message(maildex_db_t *db, int64_t key,
 }
 
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
-                                    const struct maildex__store_text *text,
+                                    struct maildex__store_text *text,
                                     const struct maildex__file_ref *file,
                                     const struct maildex__add_options *opts, bool *added)
 {
@@ -318,7 +344,7 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
             st = maildex__message_flags_to_tags(db, key);
         return st;
     }
-    st = insert_message(db, m, text, &key);
+    st = insert_message(db, m, text, opts->hold_text, &key);
     if (st == MAILDEX_STATUS_OK)
         st = insert_file(db, key, file);
     if (st == MAILDEX_STATUS_OK)
@@ -353,6 +379,19 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
     return st;
 }
 
+
+/* A message's text out of the index and the texts table; its rows may still be held, so held rows
+ * are written first. */
+static maildex_status_t unindex_text(maildex_db_t *db, int64_t key)
+{
+    maildex_status_t st = maildex__text_write_held(db);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
+    return st;
+}
 
 static maildex_status_t rekey(maildex_db_t *db, int64_t from, int64_t to)
 {
@@ -401,9 +440,7 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st || !row)
         return st ? st : maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with key %lld",
                                         (long long) key);
-    st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
+    st = unindex_text(db, key);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK && date != m->date) {
@@ -414,7 +451,7 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = update_message(db, *new_key, m);
     if (st == MAILDEX_STATUS_OK)
-        st = insert_text(db, *new_key, m, NULL);
+        st = insert_text(db, *new_key, m, NULL, false);
     if (st == MAILDEX_STATUS_OK)
         st = insert_addresses(db, *new_key, m);
     if (st == MAILDEX_STATUS_OK)
@@ -436,10 +473,8 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
     char *message_id = NULL;
     int64_t thread = 0;
     bool row;
-    maildex_status_t st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
+    maildex_status_t st = unindex_text(db, key);
 
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)

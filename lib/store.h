@@ -24,15 +24,20 @@ struct maildex__add_options {
     bool synchronize_flags;      /* Maildir flags <-> tags */
     bool tags_decide_flags;      /* a file of a known message changes none of its tags (insert: the
                                     message's tags decide its files' flags, as in notmuch) */
+    bool hold_text;              /* a new message's prepared text is held and written in key order
+                                    with the batch (text-queue.h) */
 };
 
-/* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names,
- * MIME types) and, when a recorder was given, their tokens, so the writer thread only replays them.
- * Pure: safe on any thread that owns m and ctx. NULL when memory runs out. */
+/* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names, user fields,
+ * MIME types), the body's stored form (text-pack.h) and, when a recorder was given, their tokens, so
+ * the writer thread only replays them. Pure: safe on any thread that owns m and ctx. NULL when memory
+ * runs out. */
 #define MAILDEX__TEXT_COLUMNS 7
 struct maildex__store_text {
     const char *cols[MAILDEX__TEXT_COLUMNS];
     struct maildex__fts_tokens *tokens[MAILDEX__TEXT_COLUMNS]; /* NULL: tokenized at insert */
+    unsigned char *packed_body; /* NULL: the body is stored as text */
+    size_t packed_len;
 };
 struct maildex__store_text *maildex__store_text_prepare(void *ctx,
                                                         const struct maildex__parsed_message *m,
@@ -46,10 +51,10 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
  * true): indexed, threaded, tagged with new_tags (no "unread" when the file has the S flag), the
  * Maildir flags and "attachment". A known Message-ID only gains the file (a duplicate, or the new
  * name of a renamed file) and has its flags re-synchronised (unless opts->tags_decide_flags). text,
- * when given, is
- * maildex__store_text_prepare(m); otherwise it is built here. */
+ * when given, is maildex__store_text_prepare(m), taken over when opts->hold_text; otherwise it is
+ * built here. */
 maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__parsed_message *m,
-                                    const struct maildex__store_text *text, /* or NULL */
+                                    struct maildex__store_text *text, /* or NULL */
                                     const struct maildex__file_ref *file,
                                     const struct maildex__add_options *opts, bool *added);
 

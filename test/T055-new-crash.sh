@@ -88,7 +88,7 @@ full_dump() {
     echo "-- invariants"
     sqlite3 "$db" "PRAGMA integrity_check;
       SELECT 'files', count(*) FROM files;
-      SELECT 'fts rows', (SELECT count(*) FROM fts_text) = (SELECT count(*) FROM messages);
+      SELECT 'fts rows', (SELECT count(*) FROM texts) = (SELECT count(*) FROM messages);
       SELECT 'bad thread sizes', count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id);
       SELECT 'bad tag counts', count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id);
       SELECT 'messages without files', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.message = m.id)"

@@ -35,7 +35,7 @@ maildex reindex id:one@x
 test_expect_equal "$(maildex_thread_dump | grep one@x)" "one@x two@x"
 
 test_begin_subtest "the stores stay consistent (counts, integrity)"
-output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id); SELECT count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id); SELECT count(*) FROM fts_text")
+output=$(sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id); SELECT count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id); SELECT count(*) FROM texts")
 test_expect_equal "$output" "ok
 0
 0

@@ -61,8 +61,8 @@ TEST(create_applies_every_migration)
     ASSERT_EQ(maildex_schema_version_supported(), maildex__migrations[maildex__migration_count - 1].version);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('messages','files',"
                          "'directories','threads','tags','message_tags','properties','fts',"
-                         "'fts_text','meta','ghosts','folders','config')"),
-              13);
+                         "'fts_text','texts','meta','ghosts','folders','config')"),
+              14);
     ASSERT_EQ(scalar(db, "SELECT value FROM meta WHERE key='revision'"), 0);
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
@@ -173,6 +173,47 @@ TEST(older_schema_is_migrated_on_write_open_only)
     free(err);
     db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
     ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    maildex_db_close(db);
+}
+
+/* Migration 0007 packs the bodies of a database made before it: the text read back through fts_text is
+ * the text stored, the index still finds it, and deleting a message through the view leaves the
+ * full-text index consistent. */
+TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
+{
+    const char *path = db_file("packed");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    GString *body = g_string_new("");
+    char *sql;
+
+    for (int i = 0; i < 100; i++)
+        g_string_append_printf(body, "word%d zebra ", i % 7);
+    /* The schema as sql/0006 left it: fts_text a table of plain text. */
+    sql = sqlite3_mprintf("DROP VIEW fts_text; ALTER TABLE texts RENAME TO fts_text;"
+                          "INSERT INTO fts_text VALUES (1, 's', 'f', 't', %Q, '', '', NULL),"
+                          " (2, 's', 'f', 't', 'a tiny giraffe', '', '', NULL);"
+                          "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, mimetype,"
+                          " fields) SELECT * FROM fts_text; PRAGMA user_version = 6;", body->str);
+    ASSERT_EQ(sqlite3_exec(db->sql, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_free(sql);
+    maildex_db_close(db);
+
+    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM texts WHERE id = 1 AND typeof(body) = 'blob' AND "
+                         "length(body) < 200"), 1);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM texts WHERE id = 2 AND body = 'a tiny giraffe'"), 1);
+    sql = sqlite3_mprintf("SELECT count(*) FROM fts_text WHERE id = 1 AND body = %Q", body->str);
+    ASSERT_EQ(scalar(db, sql), 1);
+    sqlite3_free(sql);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'zebra'"), 1);
+    ASSERT_EQ(maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, 1, 0, "test"), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, 1, 0, "test"), MAILDEX_STATUS_OK);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'zebra OR word3'"), 0);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'giraffe'"), 1);
+    ASSERT_EQ(sqlite3_exec(db->sql, "INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)", NULL,
+                           NULL, NULL), SQLITE_OK);
+    g_string_free(body, TRUE);
     maildex_db_close(db);
 }
 
@@ -528,6 +569,7 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                   TEST_ENTRY(reopen_keeps_uuid_and_data)
                       TEST_ENTRY(newer_schema_is_refused_untouched)
                           TEST_ENTRY(older_schema_is_migrated_on_write_open_only)
+                          TEST_ENTRY(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
                               TEST_ENTRY(garbage_file_is_reported_not_crashed)
                               TEST_ENTRY(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
                               TEST_ENTRY(growing_in_the_wal_is_not_truncation)

@@ -63,7 +63,7 @@ static void fx_add(maildex_db_t *db, const struct fx_msg *m, int seq)
                           "UPDATE meta SET value = value + 1 WHERE key = 'messages';"
                           "INSERT INTO messages(id, message_id, thread, date, parent, subject, author, lastmod)"
                           " VALUES (%lld, %Q, %d, %lld, %Q, %Q, %Q, %d);"
-                          "INSERT INTO fts_text(id, subject, \"from\", \"to\", body, attachment, mimetype)"
+                          "INSERT INTO texts(id, subject, \"from\", \"to\", body, attachment, mimetype)"
                           " VALUES (%lld, %Q, %Q, %Q, %Q, %Q, %Q);"
                           "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, mimetype)"
                           " VALUES (%lld, %Q, %Q, %Q, %Q, %Q, %Q);",
