@@ -82,7 +82,7 @@ test_expect_equal "$output" "1"
 test_begin_subtest "a field's value leaves the index with its message"
 rm "$MAIL_DIR/cur/msg-001"
 maildex new >/dev/null 2>&1
-output=$(maildex count List:notmuch; sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM fts_text WHERE fields LIKE '%notmuchmail%'")
+output=$(maildex count List:notmuch; sqlite3 "$MAIL_DIR/.maildex/maildex.db" "PRAGMA integrity_check; SELECT count(*) FROM texts WHERE fields LIKE '%notmuchmail%'")
 test_expect_equal "$output" "0
 ok
 0"
