@@ -24,7 +24,9 @@ if [ -z "$editors" ]; then
     echo "1..0 # SKIP neither vim (with +job) nor nvim is installed"
     exit 0
 fi
-transports=process
+# protocol: the plugin's server transport talking to test/vim/protocol-server.py (the protocol of
+# doc/protocol.md, each request run as a process); server: the real one, once maildex has it.
+transports="process protocol"
 if maildex help server > /dev/null 2>&1; then
     transports="$transports server"
 fi
@@ -61,7 +63,8 @@ cp -R "$srcdir/editors/vim" "$TMP_DIRECTORY/plugin"
 run_editor() {
     export MAILDEX_VIM_PLUGIN="$TMP_DIRECTORY/plugin" MAILDEX_VIM_STEPS="$3" MAILDEX_VIM_OUT="$4" \
         MAILDEX_VIM_EXPECTED="$srcdir/test/expected/vim" MAILDEX_VIM_TRANSPORT="$2" \
-        MAILDEX_VIM_CORPUS="$corpus" MAILDEX_VIM_SENDMAIL="$4/sendmail"
+        MAILDEX_VIM_CORPUS="$corpus" MAILDEX_VIM_SENDMAIL="$4/sendmail" \
+        MAILDEX_VIM_PROTOCOL_SERVER="$srcdir/test/vim/protocol-server.py"
     case $1 in
     vim) timeout 300 vim -Nu NONE -i NONE -es -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;
     nvim) timeout 300 nvim --headless -u NONE -i NONE -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;

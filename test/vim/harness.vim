@@ -11,7 +11,12 @@
 set nocompatible hidden
 let &runtimepath = $MAILDEX_VIM_PLUGIN . ',' . &runtimepath
 runtime plugin/maildex.vim
-let g:maildex_transport = $MAILDEX_VIM_TRANSPORT
+" process; server (the real `maildex server`); protocol (the plugin's server transport talking to
+" test/vim/protocol-server.py, which runs each request as a maildex process).
+let g:maildex_transport = $MAILDEX_VIM_TRANSPORT ==# 'protocol' ? 'server' : $MAILDEX_VIM_TRANSPORT
+if $MAILDEX_VIM_TRANSPORT ==# 'protocol'
+  let g:maildex_server_command = ['python3', $MAILDEX_VIM_PROTOCOL_SERVER, exepath('maildex')]
+endif
 let g:maildex_poll_interval = 0
 let g:maildex_sendmail = [$MAILDEX_VIM_SENDMAIL, '-t', '-oi']
 let s:out = $MAILDEX_VIM_OUT

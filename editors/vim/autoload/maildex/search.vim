@@ -17,7 +17,7 @@ function! maildex#search#open(query, ...) abort
         \ 'done': 0, 'status': -2, 'handle': -1, 'keep': get(l:old, 'keep', ''), 'started': reltime()}
   if empty(l:old)
     call maildex#transport#subscribe(function('s:store_changed', [l:buf]))
-  elseif maildex#transport#name() ==# 'process'
+  else
     call maildex#poll#start()
   endif
   call s:start(b:maildex_search)

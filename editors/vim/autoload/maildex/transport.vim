@@ -13,13 +13,14 @@
 "   out_file               a path: stdout's bytes go there unchanged (attachments)
 "   command                a whole argv of another program (sendmail, an HTML converter): always a
 "                          process, its failures reported as maildex's are
-" The on_exit status is the command's exit status; a command that could not be started is -1.
+"   quiet                  failures are not reported (a question whose answer may be no)
+" The on_exit status is the command's exit status; a command that could not be started, or whose
+" server stopped before answering, is -1.
 
 " The implementation for this session: g:maildex_transport names one ('process', 'server');
 " 'auto' (the default) takes the server when it answers and falls back to processes.
 function! s:impl() abort
-  let l:want = get(g:, 'maildex_transport', 'auto')
-  if l:want ==# 'server' || (l:want ==# 'auto' && maildex#transport#server#available())
+  if get(g:, 'maildex_transport', 'auto') !=# 'process' && maildex#transport#server#available()
     return 'server'
   endif
   return 'process'
@@ -38,16 +39,13 @@ function! maildex#transport#run(args, opts) abort
   return maildex#transport#{s:impl()}#run(a:args, l:opts)
 endfunction
 
+" Handles of the server's requests are negative, a process's positive.
 function! maildex#transport#stop(handle) abort
-  call maildex#transport#process#stop(a:handle)
-  if exists('*maildex#transport#server#stop')
-    call maildex#transport#server#stop(a:handle)
-  endif
+  call maildex#transport#{a:handle < 0 ? 'server' : 'process'}#stop(a:handle)
 endfunction
 
 function! maildex#transport#running(handle) abort
-  return maildex#transport#process#running(a:handle)
-        \ || (s:impl() ==# 'server' && maildex#transport#server#running(a:handle))
+  return maildex#transport#{a:handle < 0 ? 'server' : 'process'}#running(a:handle)
 endfunction
 
 " Events after each indexing round (the server pushes them; with processes the database revision is

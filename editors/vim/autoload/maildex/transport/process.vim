@@ -5,22 +5,37 @@
 let s:jobs = {}
 let s:next = 1
 let s:nvim = has('nvim')
+" Commands that write run one at a time in the order they were asked for, as the server runs them:
+" `-unread` from showing a message must not overtake the `+unread` the user typed after it.
+let s:writers = ['tag', 'insert', 'new', 'reindex', 'restore', 'compact', 'config']
+let s:writing = 0
+let s:waiting = []
 
 function! maildex#transport#process#run(args, opts) abort
   let l:handle = s:next
   let s:next += 1
   let l:job = {'handle': l:handle, 'opts': a:opts, 'argv': maildex#transport#program() + a:args,
-        \ 'out': [], 'err': [], 'partial': ['', ''], 'status': -2, 'closed': 0, 'bytes': []}
+        \ 'out': [], 'err': [], 'partial': ['', ''], 'status': -2, 'closed': 0, 'bytes': [],
+        \ 'writer': !has_key(a:opts, 'command') && index(s:writers, get(a:args, 0, '')) >= 0}
   if has_key(a:opts, 'command')
     let l:job.argv = a:opts.command
   endif
   let s:jobs[l:handle] = l:job
-  try
-    call s:start(l:job)
-  catch
-    call s:finish(l:job, -1, [v:exception])
-  endtry
+  if l:job.writer && s:writing
+    call add(s:waiting, l:job)
+  else
+    call s:launch(l:job)
+  endif
   return l:handle
+endfunction
+
+function! s:launch(job) abort
+  let s:writing = s:writing || a:job.writer
+  try
+    call s:start(a:job)
+  catch
+    call s:finish(a:job, -1, [v:exception])
+  endtry
 endfunction
 
 function! maildex#transport#process#running(handle) abort
@@ -30,6 +45,11 @@ endfunction
 function! maildex#transport#process#stop(handle) abort
   let l:job = get(s:jobs, a:handle, {})
   if empty(l:job)
+    return
+  endif
+  if index(s:waiting, l:job) >= 0
+    call remove(s:waiting, index(s:waiting, l:job))
+    call remove(s:jobs, a:handle)
     return
   endif
   " A stopped command reports nothing: whoever stopped it no longer wants its answer.
@@ -164,8 +184,16 @@ function! s:finish(job, status, err) abort
     return
   endif
   call remove(s:jobs, a:job.handle)
+  if a:job.writer
+    let s:writing = 0
+    if !empty(s:waiting)
+      call s:launch(remove(s:waiting, 0))
+    endif
+  endif
   call extend(a:job.err, a:err)
-  call maildex#error#check(a:job.argv, a:status, a:job.err)
+  if !get(a:job.opts, 'quiet', 0)
+    call maildex#error#check(a:job.argv, a:status, a:job.err)
+  endif
   call a:job.opts.on_exit(a:status, a:job.out, a:job.err)
 endfunction
 
