@@ -14,7 +14,9 @@ endfunction
 " The start page: counts of the saved searches (and the config's query.lists) and of every tag.
 function! Step_01_hello() abort
   Maildex
-  call Wait('getline(search("^\\s*\\d*  unread$", "nw")) =~# "\\d  unread$" && getline(search("signed$", "nw")) =~# "1  signed"')
+  " the parts arrive in any order: the page is complete when every count has come
+  call Wait('getline(1) =~# "13 messages" && search("  lists$", "nw") > 0 && search("signed$", "nw") > 0'
+        \ . ' && search("^ \\{9}  \\S", "nw") == 0')
   call AssertScreen('01-hello')
 endfunction
 
@@ -96,7 +98,7 @@ function! Step_07_tag_thread() abort
   call Keys("+party later\<CR>")
   call Wait('getline(".") =~# "(inbox later party unread)$"')
   call assert_equal(['id:garden-3@example.net'], Maildex('search --output=messages tag:party and tag:later'))
-  call Keys("-later\<CR>")
+  call Keys("-lat\<Tab>\<CR>")
   call Wait('getline(".") =~# "(inbox party unread)$"')
   call Keys('q')
   call assert_equal('maildex://search/tag:inbox', bufname('%'))
@@ -182,7 +184,7 @@ function! Step_12_reply() abort
   call assert_notequal(-1, index(l:sent, 'Subject: Re: Minutes of the meeting'))
   call assert_notequal(-1, index(l:sent, 'In-Reply-To: <minutes-2@example.org>'))
   call assert_notequal(-1, index(l:sent, 'See you there.'))
-  call assert_equal(['id:minutes-2@example.org'], Maildex('search --output=messages tag:replied and id:minutes-2@example.org'))
+  call Wait('Maildex("search --output=messages tag:replied and id:minutes-2@example.org") == ["id:minutes-2@example.org"]')
   let l:filed = Maildex('search --output=messages tag:sent and folder:sent and subject:minutes and not tag:inbox')
   call assert_equal(1, len(l:filed))
   call assert_equal(l:sent, readfile(Maildex('search --output=files ' . l:filed[0])[0]))
@@ -225,7 +227,7 @@ function! Step_15_refresh() abort
   let g:maildex_poll_interval = 100
   Maildex tag:inbox
   call Wait('getline("$") ==# "End of search results."')
-  call Wait('maildex#transport#name() ==# "server" || maildex#poll#revision() !=# ""')
+  call Wait('maildex#poll#revision() !=# ""')
   call system('maildex insert --folder=lists/dev', readfile($MAILDEX_VIM_CORPUS . '/later/1000000014.dev3', 'b'))
   call Wait('search("Dave Developer, Erin", "nw") > 0 && getline(search("The build is broken", "nw")) =~# "\\[3/3\\]"', 5000)
   let g:maildex_poll_interval = 0

@@ -6,6 +6,6 @@ let b:did_maildex_maildexhello = 1
 nnoremap <buffer> <silent> <CR> :call maildex#hello#enter()<CR>
 nnoremap <buffer> s :Maildex<Space>
 nnoremap <buffer> <silent> = :call maildex#hello#open()<CR>
-nnoremap <buffer> <silent> G :call maildex#hello#poll()<CR>
+nnoremap <buffer> <silent> N :call maildex#hello#poll()<CR>
 nnoremap <buffer> <silent> m :MaildexCompose<CR>
 nnoremap <buffer> <silent> q :call maildex#util#close()<CR>

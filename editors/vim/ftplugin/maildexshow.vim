@@ -20,3 +20,4 @@ nnoremap <buffer> <silent> m :MaildexCompose<CR>
 nnoremap <buffer> <silent> = :call maildex#show#refresh()<CR>
 nnoremap <buffer> <silent> q :call maildex#util#close()<CR>
 nnoremap <buffer> <silent> x :call maildex#util#close()<CR>
+setlocal fillchars+=fold:\ 

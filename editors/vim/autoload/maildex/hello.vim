@@ -71,7 +71,7 @@ function! s:draw(state) abort
   for l:tag in a:state.tags
     call s:entry(a:state, l:lines, l:tag, maildex#util#term('tag', l:tag))
   endfor
-  call extend(l:lines, ['', 'Enter: open   s: search   m: new mail   G: maildex new   =: refresh   q: quit'])
+  call extend(l:lines, ['', 'Enter: open   s: search   m: new mail   N: maildex new   =: refresh   q: quit'])
   call maildex#util#set_lines(a:state.buf, 1, l:lines, 1)
 endfunction
 
@@ -82,7 +82,7 @@ function! maildex#hello#enter() abort
   endif
 endfunction
 
-" G: `maildex new`, then the page again.
+" N (notmuch.el's G, which stays Vim's motion here): `maildex new`, then the page again.
 function! maildex#hello#poll() abort
   let l:buf = bufnr('%')
   echomsg 'maildex new...'

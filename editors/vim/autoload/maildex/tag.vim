@@ -52,7 +52,7 @@ endfunction
 function! maildex#tag#complete(lead, line, pos) abort
   let l:word = matchstr(a:lead, '\S*$')
   let l:sign = matchstr(l:word, '^[+-]')
-  let l:stem = a:lead[: len(a:lead) - len(l:word) - 1]
+  let l:stem = strpart(a:lead, 0, len(a:lead) - len(l:word))
   let l:tags = exists('s:completing') ? s:completing : s:all
   return map(filter(copy(l:tags), 'stridx(v:val, l:word[len(l:sign):]) == 0'), 'l:stem . l:sign . v:val')
 endfunction
