@@ -232,3 +232,30 @@ function! Step_15_refresh() abort
   call Wait('search("Dave Developer, Erin", "nw") > 0 && getline(search("The build is broken", "nw")) =~# "\\[3/3\\]"', 5000)
   let g:maildex_poll_interval = 0
 endfunction
+
+" f forwards the message at the cursor: its headers and text inline, the subject as notmuch.el's.
+function! Step_17_forward() abort
+  Maildex tag:attachment
+  call Wait('getline("$") ==# "End of search results."')
+  call Keys("\<CR>")
+  call Wait('getline(1) !~# "^Loading"')
+  call Keys('f')
+  call Wait('&filetype ==# "mail.maildexcompose"')
+  call assert_equal('Subject: [Bob Builder] Minutes of the meeting', getline(4))
+  call assert_notequal(0, search('^The minutes are attached\.$', 'nw'))
+  call assert_notequal(0, search('^\[ minutes\.pdf: application/pdf (737 bytes) \]$', 'nw'))
+  bwipeout!
+endfunction
+
+" g:maildex_html_command: the HTML part goes through the converter as a job, and is drawn when done.
+function! Step_18_html_command() abort
+  let g:maildex_html_command = ['sed', '-e', 's/<[^>]*>//g', '-e', 's/Spring/Autumn/']
+  Maildex tag:news
+  call Wait('getline("$") ==# "End of search results."')
+  call Keys("\<CR>")
+  call Wait('getline(1) !~# "^Loading"')
+  call search('text/html (hidden)')
+  call Keys("\<CR>")
+  call Wait('search("^Autumn is here: the HTML edition\\.$", "nw") > 0')
+  unlet g:maildex_html_command
+endfunction

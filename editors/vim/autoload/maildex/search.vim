@@ -21,7 +21,6 @@ function! maildex#search#open(query, ...) abort
     call maildex#poll#start()
   endif
   call s:start(b:maildex_search)
-  call maildex#tag#load_all()
   return l:buf
 endfunction
 
@@ -67,6 +66,8 @@ function! s:finished(state, status, out, err) abort
   let a:state.done = 1
   let a:state.status = a:status
   call s:draw_end(a:state)
+  " the tags the prompt completes, read once the list is there so nothing competes with its start
+  call maildex#tag#load_all()
 endfunction
 
 function! s:draw_end(state) abort
