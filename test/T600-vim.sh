@@ -26,8 +26,9 @@ if [ -z "$editors" ]; then
 fi
 # protocol: the plugin's server transport talking to test/vim/protocol-server.py (the protocol of
 # doc/protocol.md, each request run as a process); server: the real one, once maildex has it.
+# MAILDEX_VIM_SERVER=PROGRAM: the server is PROGRAM's (another build of maildex) over this one's store.
 transports="process protocol"
-if maildex help server > /dev/null 2>&1; then
+if maildex help server > /dev/null 2>&1 || [ -n "${MAILDEX_VIM_SERVER:-}" ]; then
     transports="$transports server"
 fi
 
@@ -64,7 +65,7 @@ run_editor() {
     export MAILDEX_VIM_PLUGIN="$TMP_DIRECTORY/plugin" MAILDEX_VIM_STEPS="$3" MAILDEX_VIM_OUT="$4" \
         MAILDEX_VIM_EXPECTED="$srcdir/test/expected/vim" MAILDEX_VIM_TRANSPORT="$2" \
         MAILDEX_VIM_CORPUS="$corpus" MAILDEX_VIM_SENDMAIL="$4/sendmail" \
-        MAILDEX_VIM_PROTOCOL_SERVER="$srcdir/test/vim/protocol-server.py"
+        MAILDEX_VIM_PROTOCOL_SERVER="$srcdir/test/vim/protocol-server.py" MAILDEX_VIM_SERVER="${MAILDEX_VIM_SERVER:-}"
     case $1 in
     vim) timeout 300 vim -Nu NONE -i NONE -es -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;
     nvim) timeout 300 nvim --headless -u NONE -i NONE -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;
@@ -78,7 +79,7 @@ report() {
     tab=$(printf '\t')
     for step in "$@"; do
         test_begin_subtest "$editor, $transport: $step"
-        line=$(grep "^[a-z ]*$tab$step\($tab\|\$\)" "$out/results" 2>/dev/null)
+        line=$(grep -a "^[a-z ]*$tab$step\($tab\|\$\)" "$out/results" 2>/dev/null)
         case $line in
         "ok$tab"*) test_ok_ ;;
         "not ok$tab"*) test_failure_ "$(printf '%s\n' "$line" | cut -f 3 | sed 's/ || /\n/g')" ;;

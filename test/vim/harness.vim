@@ -14,6 +14,9 @@ runtime plugin/maildex.vim
 " process; server (the real `maildex server`); protocol (the plugin's server transport talking to
 " test/vim/protocol-server.py, which runs each request as a maildex process).
 let g:maildex_transport = $MAILDEX_VIM_TRANSPORT ==# 'protocol' ? 'server' : $MAILDEX_VIM_TRANSPORT
+if $MAILDEX_VIM_TRANSPORT ==# 'server' && $MAILDEX_VIM_SERVER !=# ''
+  let g:maildex_server_command = [$MAILDEX_VIM_SERVER, 'server', '--watch']
+endif
 if $MAILDEX_VIM_TRANSPORT ==# 'protocol'
   let g:maildex_server_command = ['python3', $MAILDEX_VIM_PROTOCOL_SERVER, exepath('maildex')]
 endif

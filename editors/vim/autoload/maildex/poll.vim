@@ -1,4 +1,4 @@
-" Without the server's events, open lists learn of new mail by polling the database revision
+" Without the server's events, open lists learn of new mail by polling the message count
 " (`maildex count --lastmod '*'`, one quick process) every g:maildex_poll_interval milliseconds
 " (0 turns it off). The timer runs only while something listens. A listener returns -1 when it is
 " gone (its buffer wiped) and is dropped.
@@ -46,7 +46,9 @@ function! s:counted(status, out, err) abort
   if a:status != 0 || empty(a:out)
     return
   endif
-  let l:revision = a:out[0]
+  " the message count and the database's uuid: new or removed mail, not a tag change (the lists
+  " redraw their own tag changes; a thread archived from a list stays in it, as in notmuch.el)
+  let l:revision = join(split(a:out[0], "\t")[0:1], "\t")
   let l:changed = s:revision !=# '' && l:revision !=# s:revision
   let s:revision = l:revision
   if l:changed

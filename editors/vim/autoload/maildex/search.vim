@@ -148,8 +148,11 @@ function! maildex#search#refresh() abort
   if empty(l:state)
     return
   endif
-  let l:item = maildex#search#item()
-  let l:state.keep = get(l:item, 'thread', '')
+  " a refresh that has not yet found the thread to keep the cursor on keeps looking for it (events
+  " come in bursts: a second one may arrive before the first refresh got there)
+  if l:state.keep ==# ''
+    let l:state.keep = get(maildex#search#item(), 'thread', '')
+  endif
   call maildex#search#open(l:state.query, l:state.sort)
 endfunction
 
@@ -248,6 +251,12 @@ function! s:refresh_buffer(buf, ...) abort
     if l:win != -1
       call win_execute(l:win, 'call maildex#search#refresh()')
     else
+      " the thread under the cursor it had when it was left, to be found again after the refresh
+      let l:state = getbufvar(a:buf, 'maildex_search')
+      let l:lnum = get(get(getbufinfo(a:buf), 0, {}), 'lnum', 0)
+      if l:state.keep ==# '' && l:lnum >= 1 && l:lnum <= len(l:state.items)
+        let l:state.keep = l:state.items[l:lnum - 1].thread
+      endif
       call setbufvar(a:buf, 'maildex_search_stale', 1)
     endif
   endif

@@ -72,11 +72,15 @@ endfunction
 
 function! s:send(request) abort
   let l:line = json_encode(a:request) . "\n"
-  if s:nvim
-    call chansend(s:job, l:line)
-  else
-    call ch_sendraw(job_getchannel(s:job), l:line)
-  endif
+  try
+    if s:nvim
+      call chansend(s:job, l:line)
+    else
+      call ch_sendraw(job_getchannel(s:job), l:line)
+    endif
+  catch
+    " the server is going (Vim is quitting, or it died): its exit callback ends what is open
+  endtry
 endfunction
 
 function! maildex#transport#server#run(args, opts) abort
@@ -101,7 +105,7 @@ endfunction
 " A stopped request says nothing more; the server is told to cancel it.
 function! maildex#transport#server#stop(handle) abort
   if has_key(s:requests, -a:handle)
-    let s:requests[-a:handle].opts = {'on_exit': function('s:ignore')}
+    let s:requests[-a:handle].opts = {'on_exit': function('s:ignore'), 'quiet': 1}
     call s:send({'cancel': -a:handle})
   endif
 endfunction
@@ -142,7 +146,11 @@ endfunction
 function! s:frame(words, payload) abort
   let l:kind = get(a:words, 0, '')
   if l:kind ==# 'event'
-    call maildex#poll#notify()
+    " mail came or went (a round that only renamed files for tag changes leaves the lists alone)
+    let l:event = maildex#util#json([a:payload])
+    if type(l:event) != type({}) || get(l:event, 'added', 1) > 0 || get(l:event, 'removed', 1) > 0
+      call maildex#poll#notify()
+    endif
     return
   endif
   let l:request = get(s:requests, str2nr(get(a:words, 1, '0')), {})
@@ -182,7 +190,9 @@ function! s:end(request, status, err) abort
       call remove(l:out, -1)
     endif
   endif
-  call maildex#error#check(a:request.argv, a:status, a:err)
+  if !get(a:request.opts, 'quiet', 0)
+    call maildex#error#check(a:request.argv, a:status, a:err)
+  endif
   call a:request.opts.on_exit(a:status, l:out, a:err)
 endfunction
 
