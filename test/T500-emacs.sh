@@ -53,41 +53,13 @@ mkdir -p "$out"
 
 # The private HOME holds the only config, where notmuch and maildex both look last.
 unset MAILDEX_CONFIG
-cat > "$HOME/.notmuch-config" <<CONFIG
-[database]
-path=$MAIL_DIR
-
-[user]
-name=Maildex Tester
-primary_email=tester@example.org
-other_email=tester@work.example.com;
-
-[new]
-tags=unread;inbox;
-ignore=.maildex;.notmuch;
-
-[search]
-exclude_tags=deleted;spam;
-
-[maildir]
-synchronize_flags=true
-CONFIG
-cp -R "$corpus/mail/." "$MAIL_DIR"
-# git keeps no empty directories: every folder gets its new/ and tmp/ back.
-find "$MAIL_DIR" -type d -name cur | while read -r d; do
-    mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"
-done
+tester_config > "$HOME/.notmuch-config"
+copy_maildir "$corpus/mail"
 
 # The throw-away keys, in a GnuPG home of the test's own (short, for the agent's socket), whose
 # agent is started here and killed at the end.
-GNUPGHOME=$(mktemp -d "${TMPDIR:-/tmp}/maildex-T500.XXXXXX")
-export GNUPGHOME
+gpg_test_keys T500
 trap 'gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME"' EXIT
-gpgconf --launch gpg-agent
-gpg --batch --quiet --import "$corpus/test-keys.asc" 2>/dev/null
-gpg --batch --with-colons --list-keys 2>/dev/null |
-    awk -F: '$1 == "pub" { want = 1 } $1 == "fpr" && want { print $10 ":6:"; want = 0 }' |
-    gpg --batch --quiet --import-ownertrust 2>/dev/null
 
 # The mock sendmail keeps what it is given, one file per message, and its arguments.
 cat > "$TMP_DIRECTORY/sendmail" <<EOF

@@ -175,6 +175,53 @@ generate_message() {
     echo "$file"
 }
 
+# copy_maildir SRC: the mail of SRC into $MAIL_DIR; git keeps no empty directories, so every folder
+# gets its new/ and tmp/ back.
+copy_maildir() {
+    cp -R "$1/." "$MAIL_DIR"
+    find "$MAIL_DIR" -type d -name cur | while read -r d; do
+        mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"
+    done
+}
+
+# tester_config: prints the config of the user of test/corpora/emacs (Maildex Tester), whose mail
+# root is $MAIL_DIR, for notmuch and maildex alike.
+tester_config() {
+    cat <<CONFIG
+[database]
+path=$MAIL_DIR
+
+[user]
+name=Maildex Tester
+primary_email=tester@example.org
+other_email=tester@work.example.com;
+
+[new]
+tags=unread;inbox;
+ignore=.maildex;.notmuch;
+
+[search]
+exclude_tags=deleted;spam;
+
+[maildir]
+synchronize_flags=true
+CONFIG
+}
+
+# gpg_test_keys NAME: $GNUPGHOME becomes a GnuPG home of the test's own (short, for the agent's
+# socket) holding the throw-away keys of test/corpora/emacs, trusted ultimately so that user ids are
+# shown, with its agent started. The script kills the agent and removes the home in its EXIT trap
+# (`gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME"`).
+gpg_test_keys() {
+    GNUPGHOME=$(mktemp -d "${TMPDIR:-/tmp}/maildex-$1.XXXXXX")
+    export GNUPGHOME
+    gpgconf --launch gpg-agent
+    gpg --batch --quiet --import "$srcdir/test/corpora/emacs/test-keys.asc" 2>/dev/null
+    gpg --batch --with-colons --list-keys 2>/dev/null |
+        awk -F: '$1 == "pub" { want = 1 } $1 == "fpr" && want { print $10 ":6:"; want = 0 }' |
+        gpg --batch --quiet --import-ownertrust 2>/dev/null
+}
+
 # The three-message thread of notmuch-compat.md 2.2, written into $MAIL_DIR and indexed.
 add_lunch_corpus() {
     mkdir -p "$MAIL_DIR/cur" "$MAIL_DIR/new"

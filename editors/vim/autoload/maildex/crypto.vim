@@ -1,0 +1,16 @@
+" The words notmuch.el puts on a signed or encrypted part's button, from show's sigstatus/encstatus.
+
+function! maildex#crypto#signature(status) abort
+  let l:status = get(a:status, 'status', '')
+  let l:who = get(a:status, 'userid', get(a:status, 'email', get(a:status, 'fingerprint', '')))
+  if l:status ==# 'good'
+    return 'Good signature by: ' . l:who
+  elseif l:status ==# 'bad'
+    return 'Bad signature (claimed key ID ' . get(a:status, 'keyid', '?') . ')'
+  endif
+  return 'Unknown key ID ' . get(a:status, 'keyid', '?') . ' or unsupported algorithm'
+endfunction
+
+function! maildex#crypto#decryption(status) abort
+  return get(a:status, 'status', '') ==# 'good' ? 'Decryption successful' : 'Decryption error'
+endfunction

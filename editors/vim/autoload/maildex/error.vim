@@ -1,0 +1,57 @@
+" Errors in one place: every command that fails (non-zero exit, or anything on stderr) is written with
+" its argv into the buffer `maildex://errors`, and a one-line message points there. Nothing else in the
+" plugin prints an error of maildex's.
+
+let s:log = []
+
+" Called by the transport for every finished command.
+function! maildex#error#check(argv, status, err) abort
+  if a:status == 0 && empty(a:err)
+    return
+  endif
+  let l:cmd = join(map(copy(a:argv), 'maildex#util#shellword(v:val)'))
+  let l:what = a:status == 0 ? 'printed on stderr' : printf('failed (exit status %d)', a:status)
+  call s:add([strftime('%H:%M:%S') . ' ' . l:cmd . ' ' . l:what . (empty(a:err) ? '' : ':')]
+        \ + map(copy(a:err), '"    " . v:val'))
+  let l:first = empty(a:err) ? '' : ': ' . a:err[0]
+  call s:echo(printf('maildex: %s %s%s (:MaildexErrors)', get(a:argv, 1, ''), l:what, l:first))
+endfunction
+
+" A problem of the plugin's own (a bad setting, a missing part), logged the same way.
+function! maildex#error#note(message) abort
+  call s:add([strftime('%H:%M:%S') . ' ' . a:message])
+  call s:echo('maildex: ' . a:message)
+endfunction
+
+function! maildex#error#log() abort
+  return copy(s:log)
+endfunction
+
+function! maildex#error#clear() abort
+  let s:log = []
+  call s:refresh()
+endfunction
+
+function! maildex#error#open() abort
+  call maildex#util#open_buffer('maildex://errors', 'maildexerrors')
+  call s:refresh()
+  normal! G
+endfunction
+
+function! s:add(lines) abort
+  call extend(s:log, a:lines)
+  call s:refresh()
+endfunction
+
+function! s:refresh() abort
+  let l:buf = bufnr('maildex://errors')
+  if l:buf > 0
+    call maildex#util#set_lines(l:buf, 1, s:log, 1)
+  endif
+endfunction
+
+function! s:echo(message) abort
+  echohl ErrorMsg
+  echomsg a:message
+  echohl None
+endfunction

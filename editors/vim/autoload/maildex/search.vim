@@ -1,0 +1,296 @@
+" The search list: one line per thread (date, [matched/total], authors, subject, tags), filled from
+" `maildex search --format=json` as it streams. Lines are only decoded and drawn for the screens the
+" user has reached: the first ones as soon as they arrive, later pages as the cursor gets near the
+" end. Line N of the buffer is b:maildex_search.items[N-1]; "End of search results." follows the last.
+
+let s:end_line = 'End of search results.'
+
+function! maildex#search#open(query, ...) abort
+  let l:query = a:query =~# '^\s*$' ? '*' : a:query
+  let l:sort = get(a:, 1, get(g:, 'maildex_search_oldest_first', 0) ? 'oldest-first' : 'newest-first')
+  let l:buf = maildex#util#open_buffer('maildex://search/' . l:query, 'maildexsearch')
+  let l:old = get(b:, 'maildex_search', {})
+  if !empty(l:old)
+    call maildex#transport#stop(l:old.handle)
+  endif
+  let b:maildex_search = {'buf': l:buf, 'query': l:query, 'sort': l:sort, 'items': [], 'pending': [],
+        \ 'done': 0, 'status': -2, 'handle': -1, 'keep': get(l:old, 'keep', ''), 'started': reltime()}
+  if empty(l:old)
+    call maildex#transport#subscribe(function('s:store_changed', [l:buf]))
+  else
+    call maildex#poll#start()
+  endif
+  call s:start(b:maildex_search)
+  return l:buf
+endfunction
+
+function! s:start(state) abort
+  call maildex#util#set_lines(a:state.buf, 1, [], 1)
+  let a:state.handle = maildex#transport#run(['search', '--format=json', '--format-version=5',
+        \ '--sort=' . a:state.sort, a:state.query],
+        \ {'on_line': function('s:arrived', [a:state]), 'on_exit': function('s:finished', [a:state])})
+endfunction
+
+" How many lines the first screen and each later page draw: a screenful and more.
+function! s:page() abort
+  return get(g:, 'maildex_page_lines', max([&lines, 50]))
+endfunction
+
+function! s:arrived(state, line) abort
+  if len(a:state.items) < s:page() && empty(a:state.pending)
+    let l:item = maildex#util#json_element(a:line)
+    if type(l:item) == type({})
+      call add(a:state.items, l:item)
+      call maildex#util#set_lines(a:state.buf, len(a:state.items), [s:format(l:item)], 0)
+      call s:keep_cursor(a:state, l:item, len(a:state.items))
+      if len(a:state.items) == s:screen(a:state)
+        let a:state.first_screen = reltime()
+      endif
+    endif
+  else
+    call add(a:state.pending, a:line)
+  endif
+endfunction
+
+" When the first screen and the last line arrived (reltime()s), for T600's timing and for the user.
+function! s:screen(state) abort
+  let l:win = bufwinid(a:state.buf)
+  return min([l:win == -1 ? &lines : winheight(l:win), s:page()])
+endfunction
+
+function! s:finished(state, status, out, err) abort
+  let a:state.finished = reltime()
+  if !has_key(a:state, 'first_screen')
+    let a:state.first_screen = a:state.finished
+  endif
+  let a:state.done = 1
+  let a:state.status = a:status
+  call s:draw_end(a:state)
+  " the tags the prompt completes, read once the list is there so nothing competes with its start
+  call maildex#tag#load_all()
+endfunction
+
+function! s:draw_end(state) abort
+  if a:state.done && empty(a:state.pending)
+    call maildex#util#set_lines(a:state.buf, len(a:state.items) + 1,
+          \ [a:state.status == 0 ? s:end_line : 'The search failed: :MaildexErrors shows why.'], 1)
+  endif
+endfunction
+
+" Draws the next page of what has arrived (the cursor moved near the end, or <Space> was pressed).
+function! maildex#search#more(...) abort
+  let l:state = get(b:, 'maildex_search', {})
+  if empty(l:state) || empty(l:state.pending)
+    return
+  endif
+  if !a:0 && line('.') + winheight(0) < len(l:state.items)
+    return
+  endif
+  let l:lines = []
+  let l:first = len(l:state.items) + 1
+  while !empty(l:state.pending) && len(l:lines) < s:page()
+    let l:item = maildex#util#json_element(remove(l:state.pending, 0))
+    if type(l:item) == type({})
+      call add(l:state.items, l:item)
+      call add(l:lines, s:format(l:item))
+    endif
+  endwhile
+  call maildex#util#set_lines(l:state.buf, l:first, l:lines, 0)
+  call s:draw_end(l:state)
+endfunction
+
+" <Space>: a screen down, drawing what it needs first.
+function! maildex#search#page_down() abort
+  call maildex#search#more(1)
+  execute "normal! \<C-f>"
+  call maildex#search#more()
+endfunction
+
+function! s:format(item) abort
+  return maildex#util#column(maildex#util#str(a:item.date_relative), 12, 1) . ' '
+        \ . maildex#util#column(printf('[%d/%d]', a:item.matched, a:item.total), 7) . ' '
+        \ . maildex#util#column(maildex#util#str(a:item.authors), 20) . ' '
+        \ . maildex#util#str(a:item.subject) . ' (' . join(a:item.tags) . ')'
+endfunction
+
+" After a refresh the cursor goes back to the thread it was on.
+function! s:keep_cursor(state, item, lnum) abort
+  if a:state.keep !=# '' && a:item.thread ==# a:state.keep
+    let a:state.keep = ''
+    let l:win = bufwinid(a:state.buf)
+    if l:win != -1
+      call win_execute(l:win, 'call cursor(' . a:lnum . ', 1)')
+    endif
+  endif
+endfunction
+
+function! maildex#search#item(...) abort
+  let l:state = get(b:, 'maildex_search', {})
+  let l:lnum = get(a:, 1, line('.'))
+  return empty(l:state) || l:lnum > len(l:state.items) ? {} : l:state.items[l:lnum - 1]
+endfunction
+
+" The query for the messages of a thread's line, stable while tags change (notmuch.el's).
+function! maildex#search#thread_query(item) abort
+  let l:parts = filter(copy(a:item.query), 'type(v:val) == type("")')
+  return join(map(l:parts, '"(" . v:val . ")"'), ' or ')
+endfunction
+
+function! maildex#search#show() abort
+  let l:item = maildex#search#item()
+  if !empty(l:item)
+    call maildex#show#open(l:item.thread, b:maildex_search.query, l:item.subject)
+  endif
+endfunction
+
+function! maildex#search#refresh() abort
+  let l:state = get(b:, 'maildex_search', {})
+  if empty(l:state)
+    return
+  endif
+  " a refresh that has not yet found the thread to keep the cursor on keeps looking for it (events
+  " come in bursts: a second one may arrive before the first refresh got there)
+  if l:state.keep ==# ''
+    let l:state.keep = get(maildex#search#item(), 'thread', '')
+  endif
+  call maildex#search#open(l:state.query, l:state.sort)
+endfunction
+
+function! maildex#search#toggle_order() abort
+  let l:state = b:maildex_search
+  call maildex#search#open(l:state.query, l:state.sort ==# 'newest-first' ? 'oldest-first' : 'newest-first')
+endfunction
+
+" The query narrowed: `l` asks for more terms, `t` for a tag.
+function! maildex#search#filter(...) abort
+  let l:state = b:maildex_search
+  let l:more = a:0 ? maildex#util#term('tag', a:1) : input('Filter: ')
+  if l:more !=# ''
+    call maildex#search#open('(' . l:state.query . ') and (' . l:more . ')', l:state.sort)
+  endif
+endfunction
+
+function! maildex#search#filter_tag() abort
+  let l:tag = input('Filter by tag: ', '', 'customlist,maildex#tag#complete')
+  if l:tag !=# ''
+    call maildex#search#filter(l:tag)
+  endif
+endfunction
+
+" Tag changes on the threads of lines FIRST..LAST, their lines redrawn when maildex has made them.
+function! maildex#search#tag(changes, first, last) abort
+  let l:state = get(b:, 'maildex_search', {})
+  let l:items = filter(map(range(a:first, a:last), 'maildex#search#item(v:val)'), '!empty(v:val)')
+  if empty(l:state) || empty(l:items) || empty(a:changes)
+    return
+  endif
+  let l:query = join(map(copy(l:items), 'maildex#search#thread_query(v:val)'), ' or ')
+  call maildex#tag#apply(a:changes, l:query, function('maildex#search#update_threads',
+        \ [map(copy(l:items), 'v:val.thread')]))
+endfunction
+
+" Redraws the lines of THREADS in every open list with their tags as maildex now has them.
+function! maildex#search#update_threads(threads, ...) abort
+  let l:query = join(map(copy(a:threads), '"thread:" . v:val'))
+  call maildex#transport#run(['search', '--format=json', '--format-version=5', '--exclude=false', l:query],
+        \ {'on_exit': function('s:updated')})
+endfunction
+
+function! s:updated(status, out, err) abort
+  let l:tags = {}
+  for l:line in a:out
+    let l:item = maildex#util#json_element(l:line)
+    if type(l:item) == type({})
+      let l:tags[l:item.thread] = l:item.tags
+    endif
+  endfor
+  for l:buf in filter(range(1, bufnr('$')), 'type(getbufvar(v:val, "maildex_search", 0)) == type({})')
+    let l:state = getbufvar(l:buf, 'maildex_search')
+    for l:i in range(len(l:state.items))
+      let l:item = l:state.items[l:i]
+      if has_key(l:tags, l:item.thread)
+        let l:item.tags = l:tags[l:item.thread]
+        call maildex#util#set_lines(l:buf, l:i + 1, [s:format(l:item)], 0)
+      endif
+    endfor
+  endfor
+endfunction
+
+function! maildex#search#tag_prompt(sign) range abort
+  let l:item = maildex#search#item(a:firstline)
+  let l:changes = maildex#tag#prompt(a:sign, get(l:item, 'tags', []))
+  call maildex#search#tag(l:changes, a:firstline, a:lastline)
+endfunction
+
+function! maildex#search#archive() range abort
+  call maildex#search#tag(maildex#tag#archive_changes(), a:firstline, a:lastline)
+  if a:firstline == a:lastline
+    normal! j
+  endif
+endfunction
+
+function! maildex#search#toggle_unread() abort
+  let l:item = maildex#search#item()
+  if !empty(l:item)
+    call maildex#search#tag([index(l:item.tags, 'unread') >= 0 ? '-unread' : '+unread'], line('.'), line('.'))
+  endif
+endfunction
+
+" `*`: the changes on every message of the query, then the whole list again.
+function! maildex#search#tag_all(...) abort
+  let l:state = b:maildex_search
+  let l:changes = a:0 ? a:1 : maildex#tag#prompt('+', [])
+  if !empty(l:changes)
+    call maildex#tag#apply(l:changes, l:state.query, function('s:refresh_buffer', [l:state.buf]))
+  endif
+endfunction
+
+function! s:refresh_buffer(buf, ...) abort
+  if bufexists(a:buf)
+    let l:win = bufwinid(a:buf)
+    if l:win != -1
+      call win_execute(l:win, 'call maildex#search#refresh()')
+    else
+      " the thread under the cursor it had when it was left, to be found again after the refresh
+      let l:state = getbufvar(a:buf, 'maildex_search')
+      let l:lnum = get(get(getbufinfo(a:buf), 0, {}), 'lnum', 0)
+      if l:state.keep ==# '' && l:lnum >= 1 && l:lnum <= len(l:state.items)
+        let l:state.keep = l:state.items[l:lnum - 1].thread
+      endif
+      call setbufvar(a:buf, 'maildex_search_stale', 1)
+    endif
+  endif
+endfunction
+
+" A list not on screen is redrawn when it is shown again.
+function! maildex#search#entered() abort
+  if get(b:, 'maildex_search_stale', 0)
+    let b:maildex_search_stale = 0
+    call maildex#search#refresh()
+  endif
+endfunction
+
+function! s:store_changed(buf) abort
+  if !bufexists(a:buf) || type(getbufvar(a:buf, 'maildex_search', 0)) != type({})
+    return -1
+  endif
+  call s:refresh_buffer(a:buf)
+  return 0
+endfunction
+
+function! maildex#search#reply(all) abort
+  let l:item = maildex#search#item()
+  if !empty(l:item)
+    " reply takes one message (as notmuch's structured reply): the newest matched one
+    let l:ids = split(maildex#util#str(l:item.query[0]))
+    call maildex#compose#reply(empty(l:ids) ? "thread:" . l:item.thread : l:ids[-1], a:all)
+  endif
+endfunction
+
+function! maildex#search#close() abort
+  let l:state = get(b:, 'maildex_search', {})
+  if !empty(l:state)
+    call maildex#transport#stop(l:state.handle)
+  endif
+  call maildex#util#close()
+endfunction

@@ -1,0 +1,123 @@
+" What the plugin's buffers share: opening a scratch buffer by name, writing its lines while it stays
+" read-only for the user, fixed-width columns in display cells, one streamed JSON element per line,
+" and quoting for messages and queries. No maildex command runs here.
+
+let s:buffers = {}
+
+" Shows the buffer NAME in the current window (creating it the first time) with the filetype FT,
+" whose ftplugin and syntax are loaded even when the user has no `filetype plugin on`.
+function! maildex#util#open_buffer(name, ft) abort
+  let l:buf = get(s:buffers, a:name, -1)
+  if l:buf > 0 && bufexists(l:buf)
+    execute 'silent buffer' l:buf
+    return l:buf
+  endif
+  execute (&modified && !&hidden ? 'silent new' : 'silent enew')
+  execute 'silent keepalt file' fnameescape(a:name)
+  setlocal buftype=nofile bufhidden=hide noswapfile nomodifiable nobuflisted
+  setlocal nowrap nonumber norelativenumber nolist
+  let s:buffers[a:name] = bufnr('%')
+  call maildex#util#filetype(a:ft)
+  return bufnr('%')
+endfunction
+
+function! maildex#util#filetype(ft) abort
+  execute 'setlocal filetype=' . a:ft
+  for l:ft in split(a:ft, '\.')
+    if !exists('b:did_maildex_' . l:ft) && l:ft =~# '^maildex'
+      execute 'runtime! ftplugin/' . l:ft . '.vim'
+    endif
+  endfor
+  if !exists('b:current_syntax')
+    execute 'runtime! syntax/' . split(a:ft, '\.')[0] . '.vim'
+  endif
+endfunction
+
+" Writes LINES into buffer BUF from line START on; with REPLACE_REST, whatever followed them goes.
+function! maildex#util#set_lines(buf, start, lines, replace_rest) abort
+  if !bufexists(a:buf)
+    return
+  endif
+  let l:modifiable = getbufvar(a:buf, '&modifiable')
+  call setbufvar(a:buf, '&modifiable', 1)
+  if !empty(a:lines)
+    call setbufline(a:buf, a:start, a:lines)
+  endif
+  let l:last = a:start + len(a:lines)
+  if a:replace_rest && l:last <= len(getbufline(a:buf, 1, '$'))
+    silent call deletebufline(a:buf, l:last, '$')
+  endif
+  call setbufvar(a:buf, '&modifiable', l:modifiable)
+endfunction
+
+function! maildex#util#line_count(buf) abort
+  return len(getbufline(a:buf, 1, '$'))
+endfunction
+
+" TEXT cut or padded to exactly WIDTH display cells (RIGHT aligns it).
+function! maildex#util#column(text, width, ...) abort
+  let l:text = a:text
+  if strdisplaywidth(l:text) > a:width
+    let l:chars = strchars(l:text)
+    while l:chars > 0 && strdisplaywidth(l:text) > a:width - 3
+      let l:chars -= 1
+      let l:text = strcharpart(l:text, 0, l:chars)
+    endwhile
+    let l:text .= '...'
+  endif
+  let l:fill = repeat(' ', a:width - strdisplaywidth(l:text))
+  return get(a:, 1, 0) ? l:fill . l:text : l:text . l:fill
+endfunction
+
+" One element of a JSON list that maildex prints one element a line: "[{...},", "{...},", "{...}]".
+" Returns v:null for the brackets alone or a line that does not parse.
+function! maildex#util#json_element(line) abort
+  let l:text = substitute(substitute(a:line, '^\[', '', ''), '\%(,\|\]\)\s*$', '', '')
+  if l:text ==# ''
+    return v:null
+  endif
+  try
+    return json_decode(l:text)
+  catch
+    return v:null
+  endtry
+endfunction
+
+" A whole JSON document from the lines of a finished command (v:null when it does not parse).
+function! maildex#util#json(lines) abort
+  try
+    return json_decode(join(a:lines, "\n"))
+  catch
+    return v:null
+  endtry
+endfunction
+
+" WORD as a shell would need it quoted, for showing a command to a person (never run through a shell).
+function! maildex#util#shellword(word) abort
+  return a:word =~# '^[A-Za-z0-9_.,:/=+@%-]\+$' ? a:word : "'" . substitute(a:word, "'", "'\\\\''", 'g') . "'"
+endfunction
+
+" A query term for a value, quoted as notmuch.el's notmuch-escape-boolean-term quotes it.
+function! maildex#util#term(prefix, value) abort
+  if a:value =~# '^[!#-''*-~]\+$' && a:value !~# '[()]'
+    return a:prefix . ':' . a:value
+  endif
+  return a:prefix . ':"' . substitute(a:value, '"', '""', 'g') . '"'
+endfunction
+
+" A string as a Vim value that getline() etc. compare: strings from JSON may be v:null.
+function! maildex#util#str(value) abort
+  return type(a:value) == type('') ? a:value : ''
+endfunction
+
+" Leaves a plugin buffer for the one shown before it (the list a thread was opened from), and wipes it.
+function! maildex#util#close() abort
+  let l:buf = bufnr('%')
+  let l:alt = bufnr('#')
+  if l:alt > 0 && l:alt != l:buf && bufexists(l:alt)
+    execute 'silent keepalt buffer' l:alt
+  else
+    silent enew
+  endif
+  execute 'silent! bwipeout' l:buf
+endfunction
