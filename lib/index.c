@@ -53,6 +53,7 @@ struct run {
     struct maildex__scan *scan;
     maildex_index_stats_t *stats;
     struct maildex__add_options add;
+    struct maildex__parse_options parse; /* read by the parse threads: set before the first job */
     struct maildex__pool *parsers;
     struct job *window[WINDOW];
     size_t head, tail;                   /* sequence numbers: head is the next to apply */
@@ -133,7 +134,8 @@ static void classify_error(const char *path, struct maildex__file_read *out)
 }
 
 void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__fts_recorder *recorder,
-                        void *ctx, const char *path, struct maildex__file_read *out)
+                        const struct maildex__parse_options *opts, void *ctx, const char *path,
+                        struct maildex__file_read *out)
 {
     struct stat sb;
 
@@ -149,7 +151,7 @@ void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__ft
         return;
     }
     out->size = sb.st_size;
-    out->rc = mime->parse_file(ctx, path, &out->msg, &out->error);
+    out->rc = mime->parse_file(ctx, path, opts, &out->msg, &out->error);
     if (out->rc == MAILDEX__PARSE_ERROR)
         classify_error(path, out);
     if (out->rc == MAILDEX__PARSE_OK && recorder)
@@ -162,7 +164,7 @@ static void parse_file(struct job *job)
     struct maildex__fts_recorder *rec = r->record ? take_recorder(r) : NULL;
 
     job->ctx = talloc_new(NULL);
-    maildex__file_read(r->mime, rec, job->ctx, job->path, &job->read);
+    maildex__file_read(r->mime, rec, &r->parse, job->ctx, job->path, &job->read);
     give_back_recorder(r, rec);
 }
 
@@ -516,6 +518,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.stats = stats;
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
+    r.parse.decrypt = opts->decrypt;
     /* Before the scan: a second indexer must plan from the first one's finished work, and from
      * file names that a killed tag change no longer owes (renames.c). */
     r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);

@@ -282,7 +282,7 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 
 /* Fills every field of msg; false only when out of memory. */
 static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
-                 const char *data, size_t len)
+                 const char *data, size_t len, const struct maildex__parse_options *opts)
 {
     GMimeObject *obj = message ? GMIME_OBJECT(message) : NULL;
     char *id_header = obj ? get_header(local, obj, "Message-ID") : NULL;
@@ -294,7 +294,7 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
                                    &msg->references, &msg->parent_id))
         return false;
     if (message)
-        return maildex__message_walk(msg, local, message);
+        return maildex__message_walk(msg, local, message, opts);
     msg->body = talloc_strdup(msg, "");
     msg->attachment_names = talloc_strdup(msg, "");
     msg->mime_types = talloc_strdup(msg, "");
@@ -303,6 +303,13 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
 
 int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
                                   struct maildex__parsed_message **out, char **error)
+{
+    return maildex__message_parse_buffer_with(ctx, data, len, NULL, out, error);
+}
+
+int maildex__message_parse_buffer_with(void *ctx, const char *data, size_t len,
+                                       const struct maildex__parse_options *opts,
+                                       struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
     struct maildex__parsed_message *msg;
@@ -330,7 +337,7 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
         text = unix_line_ends(local, data, len, &text_len);
     message = text ? construct_message(local, text, text_len, &why) : NULL;
     /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
-    if (text == NULL || !fill(msg, local, message, data, len)) {
+    if (text == NULL || !fill(msg, local, message, data, len, opts)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }
@@ -426,8 +433,8 @@ static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char 
     return data;
 }
 
-int maildex__message_parse_file(void *ctx, const char *path, struct maildex__parsed_message **out,
-                                char **error)
+int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,
+                                struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
     char *local_error = NULL, *data;
@@ -447,7 +454,7 @@ int maildex__message_parse_file(void *ctx, const char *path, struct maildex__par
             *error = talloc_steal(ctx, local_error);
         goto done;
     }
-    rc = maildex__message_parse_buffer(ctx, data, len, out, error);
+    rc = maildex__message_parse_buffer_with(ctx, data, len, opts, out, error);
 done:
     talloc_free(local);
     return rc;

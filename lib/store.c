@@ -79,7 +79,10 @@ enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, NC
 static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                             const char *cols[NCOLS])
 {
-    cols[COL_SUBJECT] = m->subject;
+    /* Both subjects of a message with protected headers are indexed, as notmuch does. */
+    cols[COL_SUBJECT] = m->subject_protected ? talloc_asprintf(ctx, "%s%c%s", m->subject, MAILDEX_FTS_PART_BREAK,
+                                                               m->subject_protected)
+                                             : m->subject;
     cols[COL_FROM] = m->from;
     cols[COL_TO] = talloc_asprintf(ctx, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
                                    *m->bcc ? " " : "", m->bcc);
@@ -99,7 +102,7 @@ struct maildex__store_text *maildex__store_text_prepare(void *ctx,
     if (text == NULL)
         return NULL;
     message_columns(text, m, text->cols);
-    if (text->cols[COL_TO] == NULL) {
+    if (text->cols[COL_TO] == NULL || text->cols[COL_SUBJECT] == NULL) {
         talloc_free(text);
         return NULL;
     }
@@ -163,6 +166,8 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
 
     message_columns(local, m, fresh);
+    if (st == MAILDEX_STATUS_OK && (fresh[COL_TO] == NULL || fresh[COL_SUBJECT] == NULL))
+        st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st)
         goto done;
     sqlite3_bind_int64(stmt, 1, key);
@@ -213,7 +218,9 @@ static void bind_headers(sqlite3_stmt *stmt, int first, const struct maildex__pa
     sqlite3_bind_int64(stmt, first, m->date);
     if (m->parent_id)
         sqlite3_bind_text(stmt, first + 1, m->parent_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, first + 2, m->subject, -1, SQLITE_STATIC);
+    /* the protected Subject is the one shown (notmuch's _notmuch_message_update_subject) */
+    sqlite3_bind_text(stmt, first + 2, m->subject_protected ? m->subject_protected : m->subject, -1,
+                      SQLITE_STATIC);
     sqlite3_bind_text(stmt, first + 3, m->from_name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, first + 4, revision);
 }
@@ -313,6 +320,8 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
             st = merge_copy_text(db, key, m);
         if (st == MAILDEX_STATUS_OK)
             st = add_structure_tags(db, key, m);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex__properties_indexed(db, key, m);
         if (st == MAILDEX_STATUS_OK && opts->synchronize_flags && !opts->tags_decide_flags)
             st = maildex__message_flags_to_tags(db, key);
         return st;
@@ -322,6 +331,8 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
         st = insert_file(db, key, file);
     if (st == MAILDEX_STATUS_OK)
         st = tag_new_message(db, key, m, file, opts);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_indexed(db, key, m);
     if (st == MAILDEX_STATUS_OK)
         *added = true;
     return st;
@@ -382,7 +393,8 @@ static maildex_status_t update_message(maildex_db_t *db, int64_t key,
 }
 
 maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
-                                        const struct maildex__parsed_message *m, int64_t *new_key)
+                                        const struct maildex__parsed_message *m, bool drop_session_keys,
+                                        int64_t *new_key)
 {
     sqlite3_stmt *stmt;
     int64_t date = 0, thread = 0;
@@ -425,7 +437,9 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_tag(db, *new_key, "encrypted", m->is_encrypted, NULL);
     if (st == MAILDEX_STATUS_OK)
-        st = maildex__properties_reindexed(db, *new_key);
+        st = maildex__properties_reindexed(db, *new_key, drop_session_keys);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_indexed(db, *new_key, m);
     return st;
 }
 

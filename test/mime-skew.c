@@ -13,7 +13,10 @@ const struct {
     void (*init)(void);
     int (*parse_file)(void *, const char *, struct maildex__parsed_message **, char **);
     int (*parse_buffer)(void *, const char *, size_t, struct maildex__parsed_message **, char **);
-} maildex_mime_ops = {maildex__message_parse_init, maildex__message_parse_file,
+} maildex_mime_ops = {maildex__message_parse_init,
+                      /* never called: the loader refuses this table before it looks further */
+                      (int (*)(void *, const char *, struct maildex__parsed_message **, char **))(
+                          void (*)(void)) maildex__message_parse_file,
                       maildex__message_parse_buffer};
 #else
 #if defined(SKEW_ABI)
