@@ -14,21 +14,7 @@ test_require gpg
 test_require gpgconf
 differential_setup "deleted;spam"
 
-cp -R "$srcdir/test/corpora/emacs/mail/." "$MAIL_DIR"
-find "$MAIL_DIR" -type d -name cur | while read -r d; do
-    mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"
-done
-# The keys in a GnuPG home of the test's own (short, for the agent's socket), trusted ultimately so
-# that the user id is shown; its agent is killed at the end. NOKEYS has no key at all.
-GNUPGHOME=$(mktemp -d "${TMPDIR:-/tmp}/maildex-T146.XXXXXX")
-NOKEYS=$(mktemp -d "${TMPDIR:-/tmp}/maildex-T146n.XXXXXX")
-export GNUPGHOME
-trap 'gpgconf --kill gpg-agent; GNUPGHOME=$NOKEYS gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME" "$NOKEYS"' EXIT
-gpgconf --launch gpg-agent
-gpg --batch --quiet --import "$srcdir/test/corpora/emacs/test-keys.asc" 2>/dev/null
-gpg --batch --with-colons --list-keys 2>/dev/null |
-    awk -F: '$1 == "pub" { want = 1 } $1 == "fpr" && want { print $10 ":6:"; want = 0 }' |
-    gpg --batch --quiet --import-ownertrust 2>/dev/null
+crypto_corpus_setup T146
 "$NOTMUCH" new > /dev/null 2>&1
 maildex new > /dev/null 2>&1
 

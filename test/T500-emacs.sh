@@ -70,22 +70,9 @@ exclude_tags=deleted;spam;
 [maildir]
 synchronize_flags=true
 CONFIG
-cp -R "$corpus/mail/." "$MAIL_DIR"
-# git keeps no empty directories: every folder gets its new/ and tmp/ back.
-find "$MAIL_DIR" -type d -name cur | while read -r d; do
-    mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"
-done
-
-# The throw-away keys, in a GnuPG home of the test's own (short, for the agent's socket), whose
-# agent is started here and killed at the end.
-GNUPGHOME=$(mktemp -d "${TMPDIR:-/tmp}/maildex-T500.XXXXXX")
-export GNUPGHOME
-trap 'gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME"' EXIT
-gpgconf --launch gpg-agent
-gpg --batch --quiet --import "$corpus/test-keys.asc" 2>/dev/null
-gpg --batch --with-colons --list-keys 2>/dev/null |
-    awk -F: '$1 == "pub" { want = 1 } $1 == "fpr" && want { print $10 ":6:"; want = 0 }' |
-    gpg --batch --quiet --import-ownertrust 2>/dev/null
+# The corpus (git keeps no empty directories: every folder gets its new/ and tmp/ back) and its
+# throw-away keys, in a GnuPG home of the test's own whose agent is killed at the end.
+crypto_corpus_setup T500
 
 # The mock sendmail keeps what it is given, one file per message, and its arguments.
 cat > "$TMP_DIRECTORY/sendmail" <<EOF

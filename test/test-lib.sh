@@ -305,6 +305,26 @@ CONFIG
     done
 }
 
+# The crypto tests' setup (after differential_setup): test/corpora/emacs in the mail root, and its keys
+# in a GnuPG home of the test's own (short, for the agent's socket; NAME names it), trusted ultimately
+# so that the user id is shown; GNUPGHOME is exported, NOKEYS is a home with no key at all, and both
+# agents are killed at the end.
+crypto_corpus_setup() {
+    cp -R "$srcdir/test/corpora/emacs/mail/." "$MAIL_DIR"
+    find "$MAIL_DIR" -type d -name cur | while read -r d; do
+        mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"
+    done
+    GNUPGHOME=$(mktemp -d "${TMPDIR:-/tmp}/maildex-$1.XXXXXX")
+    NOKEYS=$(mktemp -d "${TMPDIR:-/tmp}/maildex-${1}n.XXXXXX")
+    export GNUPGHOME
+    trap 'gpgconf --kill gpg-agent; GNUPGHOME=$NOKEYS gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME" "$NOKEYS"' EXIT
+    gpgconf --launch gpg-agent
+    gpg --batch --quiet --import "$srcdir/test/corpora/emacs/test-keys.asc" 2>/dev/null
+    gpg --batch --with-colons --list-keys 2>/dev/null |
+        awk -F: '$1 == "pub" { want = 1 } $1 == "fpr" && want { print $10 ":6:"; want = 0 }' |
+        gpg --batch --quiet --import-ownertrust 2>/dev/null
+}
+
 # Prints the store as sorted lines "message-id<TAB>tags<TAB>files<TAB>thread-size", read straight
 # from the database, so tests of `new` do not depend on the search commands.
 maildex_store_dump() {
