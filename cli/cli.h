@@ -117,7 +117,8 @@ char *cli_query_string(void *ctx, int argc, char **argv);
 char *cli_query_required(struct cli *cli, int argc, char **argv);
 
 /* --decrypt=true|false|auto|nostash of the commands that index (index-decrypt.c), and the policy they
- * index with: the option when given, else the config's index.decrypt (auto when unset). */
+ * index with: the option when given, else index.decrypt from the config file, else from the open
+ * database's stored config, else auto. */
 extern const struct keyword cli_index_decrypt_keywords[];
 maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given);
 

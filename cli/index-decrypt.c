@@ -14,12 +14,17 @@ const struct keyword cli_index_decrypt_keywords[] = {
 
 maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given)
 {
+    const char *stored = NULL;
     char *value;
     maildex_decrypt_t decrypt = MAILDEX_DECRYPT_AUTO;
 
     if (given)
         return (maildex_decrypt_t) option;
     value = config_get(cli->ctx, cli->config, "index.decrypt");
+    /* not in the file: `config set --database index.decrypt` may have stored it */
+    if (value == NULL && cli->db && maildex_db_config_get(cli->db, "index.decrypt", &stored) == MAILDEX_STATUS_OK &&
+        stored)
+        value = talloc_strdup(cli->ctx, stored);
     /* notmuch's lib/indexopts.c: its spellings of a boolean, nostash, and auto for anything else */
     if (value && (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcasecmp(value, "1")))
         decrypt = MAILDEX_DECRYPT_STASH;

@@ -152,4 +152,16 @@ maildex insert --decrypt=false < "$TMP_DIRECTORY/5"
 test_expect_equal "$(both search --output=messages property:index.decryption=success and not property:session-key=x and id:encrypted-4@example.org or id:encrypted-5@example.org and 4711)" \
     'same: id:encrypted-4@example.org'
 
+test_begin_subtest "index.decrypt stored in the database (config set --database) when the file has none"
+sed -i '/^\[index\]$/d; /^decrypt=/d' "$NOTMUCH_CONFIG" "$MAILDEX_CONFIG"
+on_both config set --database index.decrypt false
+on_both reindex id:encrypted-2@example.org
+test_expect_equal "$(state | sed 's/session-key=[0-9]*%3a[0-9A-F]*/session-key=KEY/')" 'same: #notmuch-dump batch-tag:3 properties
+#= encrypted-1@example.org index.decryption=success session-key=KEY
+#= encrypted-3@example.org index.decryption=success session-key=KEY
+#= encrypted-4@example.org index.decryption=success
+same: id:encrypted-1@example.org
+id:encrypted-3@example.org
+id:encrypted-4@example.org'
+
 test_done
