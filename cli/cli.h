@@ -125,6 +125,12 @@ char *cli_query_string(void *ctx, int argc, char **argv);
  * notmuch search requires at least one search term.", with this program's and command's names). */
 char *cli_query_required(struct cli *cli, int argc, char **argv);
 
+/* --decrypt=true|false|auto|nostash of the commands that index (index-decrypt.c), and the policy they
+ * index with: the option when given, else index.decrypt from the config file, else from the open
+ * database's stored config, else auto. */
+extern const struct keyword cli_index_decrypt_keywords[];
+maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given);
+
 /* The keywords of --format=text|text0|json|sexp, as enum sprinter_format (cmd-search.c). */
 extern const struct keyword cli_format_keywords[];
 int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,

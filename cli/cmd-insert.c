@@ -63,15 +63,16 @@ static int exit_status(maildex_status_t st)
 
 int cmd_insert(struct cli *cli, int argc, char **argv)
 {
-    const char *folder = "", *decrypt = NULL;
-    bool create_folder = false, keep = false, hooks = true, world_readable = false;
+    const char *folder = "";
+    bool create_folder = false, keep = false, hooks = true, world_readable = false, decrypt_given = false;
+    int decrypt = MAILDEX_DECRYPT_AUTO;
     const struct option opts[] = {
         {OPT_STRING, "folder", &folder, NULL, NULL, NULL},
         {OPT_BOOL, "create-folder", &create_folder, NULL, NULL, NULL},
         {OPT_BOOL, "keep", &keep, NULL, NULL, NULL},
         {OPT_BOOL, "hooks", &hooks, NULL, NULL, NULL},
         {OPT_BOOL, "world-readable", &world_readable, NULL, NULL, NULL},
-        {OPT_STRING, "decrypt", &decrypt, NULL, NULL, NULL}, /* notmuch's; nothing is decrypted */
+        {OPT_KEYWORD, "decrypt", &decrypt, cli_index_decrypt_keywords, NULL, &decrypt_given},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_insert_options_t io = {0};
@@ -98,6 +99,7 @@ int cmd_insert(struct cli *cli, int argc, char **argv)
     io.new_tags = (const char *const *) tags;
     io.ops = (const maildex_tag_op_t *) ops->data;
     io.nops = ops->len;
+    io.decrypt = cli_index_decrypt(cli, decrypt, decrypt_given);
     st = maildex_insert(cli->db, STDIN_FILENO, &io, &path);
     if (st != MAILDEX_STATUS_OK && path) {
         fprintf(stderr, "maildex insert: %s; the message is kept in '%s' for 'maildex new'\n",

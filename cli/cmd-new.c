@@ -201,15 +201,16 @@ static int finish(struct cli *cli, const maildex_index_stats_t *stats, bool hook
 
 int cmd_new(struct cli *cli, int argc, char **argv)
 {
-    bool quiet = false, verbose = false, no_hooks = false, full_scan = false, decrypt = false;
+    bool quiet = false, verbose = false, no_hooks = false, full_scan = false, decrypt_given = false;
     bool debug = false;
+    int decrypt = MAILDEX_DECRYPT_AUTO;
     const struct option opts[] = {
         {OPT_BOOL, "quiet", &quiet, NULL, NULL, NULL},
         {OPT_BOOL, "verbose", &verbose, NULL, NULL, NULL},
         {OPT_BOOL, "debug", &debug, NULL, NULL, NULL},
         {OPT_BOOL, "no-hooks", &no_hooks, NULL, NULL, NULL},
         {OPT_BOOL, "full-scan", &full_scan, NULL, NULL, NULL},
-        {OPT_BOOL, "decrypt", &decrypt, NULL, NULL, NULL},
+        {OPT_KEYWORD, "decrypt", &decrypt, cli_index_decrypt_keywords, NULL, &decrypt_given},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     struct reporter rep = {0};
@@ -257,6 +258,7 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     io.progress = on_progress;
     io.data = &rep;
     io.interrupted = &interrupted;
+    io.decrypt = cli_index_decrypt(cli, decrypt, decrypt_given);
     st = maildex_index(cli->db, &io, &stats);
     if (rep.tty && !quiet && !verbose && rep.last_progress != rep.started)
         fprintf(stderr, "\r\033[K");

@@ -6,9 +6,10 @@
 
 int cmd_reindex(struct cli *cli, int argc, char **argv)
 {
-    const char *decrypt = NULL;
+    int decrypt = MAILDEX_DECRYPT_AUTO;
+    bool decrypt_given = false;
     const struct option opts[] = {
-        {OPT_STRING, "decrypt", &decrypt, NULL, NULL, NULL},
+        {OPT_KEYWORD, "decrypt", &decrypt, cli_index_decrypt_keywords, NULL, &decrypt_given},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
@@ -25,7 +26,7 @@ int cmd_reindex(struct cli *cli, int argc, char **argv)
     qopts.exclude = MAILDEX_EXCLUDE_FALSE;
     if ((rc = cli_query_create(cli, query, &qopts, &q)) != 0)
         return rc;
-    if (maildex_reindex(q, NULL) != MAILDEX_STATUS_OK)
+    if (maildex_reindex(q, cli_index_decrypt(cli, decrypt, decrypt_given), NULL) != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     return EXIT_SUCCESS;
 }

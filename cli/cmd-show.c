@@ -3,15 +3,15 @@
  * file reads the options, picks the mode (one message for --part, --duplicate and raw; threads; or
  * --unthreaded), walks the messages and hands each to its format's printer (show.h). One thread is in
  * memory at a time, freed before the next. --verify (implied by --decrypt=true) verifies signed
- * parts, --decrypt=true decrypts with the user's gpg-agent; --decrypt=auto decrypts nothing, as
- * notmuch with no stashed session keys, and stash is refused (show never writes). */
+ * parts, --decrypt=true decrypts with the user's gpg-agent, --decrypt=auto with the session keys the
+ * database keeps, and stash keeps the keys it finds and re-indexes those messages with their cleartext,
+ * opening the database for writing only then. */
 #include "show.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { FORMAT_UNSET, FORMAT_JSON, FORMAT_SEXP, FORMAT_TEXT, FORMAT_MBOX, FORMAT_RAW };
-enum { DECRYPT_FALSE, DECRYPT_AUTO, DECRYPT_TRUE, DECRYPT_STASH };
 
 struct show_run {
     struct show s;
@@ -127,7 +127,7 @@ static show_message_fn *format_printer(int format)
 }
 
 /* notmuch's checks and defaults between the options, in its order; returns 0 or an exit status. */
-static int settle_options(struct show_run *r, int *format, bool *single, bool entire_thread_set, int decrypt)
+static int settle_options(struct show_run *r, int *format, bool *single, bool entire_thread_set)
 {
     bool structured;
 
@@ -150,11 +150,50 @@ static int settle_options(struct show_run *r, int *format, bool *single, bool en
     }
     if (r->s.include_html && !structured && *format != FORMAT_TEXT)
         fprintf(stderr, "Warning: --include-html only implemented for format=text, format=json and format=sexp\n");
-    /* notmuch reopens the database read-write to stash session keys; maildex's show never writes. */
-    if (decrypt == DECRYPT_STASH) {
-        fprintf(stderr, "Error reopening database for READ_WRITE: Attempt to write to a read-only database\n");
-        return EXIT_FAILURE;
+    return 0;
+}
+
+/* An id: term for message_id, quoted as notmuch quotes a boolean term. */
+static char *id_query(void *ctx, const char *message_id)
+{
+    char *query = talloc_strdup(ctx, "id:\"");
+
+    for (const char *c = message_id; query && *c; c++)
+        query = talloc_asprintf_append(query, *c == '"' ? "\"\"" : "%c", *c);
+    return query ? talloc_strdup_append(query, "\"") : NULL;
+}
+
+/* --decrypt=stash, after the output as notmuch does it after each message: the session keys found are
+ * kept as "session-key" properties and each message they opened is re-indexed with its cleartext
+ * (decrypt auto: with the keys just kept). Only now is the database opened for writing, so a show
+ * that found no key never waits for a writer. Returns 0 or an exit status. */
+static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
+{
+    maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    maildex_query_t *q = NULL;
+    int rc;
+
+    if (stashed->len == 0)
+        return 0;
+    maildex_db_close(cli->db);
+    cli->db = NULL;
+    if ((rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE)) != 0)
+        return rc;
+    qopts.exclude = MAILDEX_EXCLUDE_FALSE;
+    for (guint i = 0; i + 1 < stashed->len && st == MAILDEX_STATUS_OK; i += 2) {
+        maildex_pair_t pair = {"session-key", stashed->pdata[i + 1]};
+        char *query = id_query(cli->ctx, stashed->pdata[i]);
+        st = query ? maildex_db_set_properties(cli->db, stashed->pdata[i], &pair, 1, false) : MAILDEX_STATUS_NO_MEMORY;
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex_query_create(cli->db, query, &qopts, &q);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex_reindex(q, MAILDEX_DECRYPT_AUTO, NULL);
+        maildex_query_destroy(q);
+        q = NULL;
     }
+    if (st != MAILDEX_STATUS_OK)
+        return cli_error(cli, "cannot stash a session key: %s", maildex_db_errmsg(cli->db));
     return 0;
 }
 
@@ -174,10 +213,11 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     static const struct keyword sorts[] = {{"newest-first", MAILDEX_SORT_NEWEST_FIRST},
                                            {"oldest-first", MAILDEX_SORT_OLDEST_FIRST}, {NULL, 0}};
     /* A bare --decrypt means true: the first keyword. */
-    static const struct keyword decrypts[] = {{"true", DECRYPT_TRUE}, {"false", DECRYPT_FALSE},
-                                              {"auto", DECRYPT_AUTO}, {"stash", DECRYPT_STASH}, {NULL, 0}};
+    static const struct keyword decrypts[] = {{"true", MAILDEX_DECRYPT_TRUE}, {"false", MAILDEX_DECRYPT_FALSE},
+                                              {"auto", MAILDEX_DECRYPT_AUTO}, {"stash", MAILDEX_DECRYPT_STASH},
+                                              {NULL, 0}};
     struct show_run r = {.s = {.cli = cli, .out = stdout, .part = -1, .body = true}, .omit_excluded = true};
-    int format = FORMAT_UNSET, sort = MAILDEX_SORT_NEWEST_FIRST, decrypt = DECRYPT_AUTO, rc;
+    int format = FORMAT_UNSET, sort = MAILDEX_SORT_NEWEST_FIRST, decrypt = MAILDEX_DECRYPT_AUTO, rc;
     bool exclude = true, entire_thread_set = false, single, verify = false;
     const struct option opts[] = {
         {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
@@ -201,16 +241,17 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 
     if (first < 0)
         return -first;
-    if ((rc = settle_options(&r, &format, &single, entire_thread_set, decrypt)) != 0)
+    if ((rc = settle_options(&r, &format, &single, entire_thread_set)) != 0)
         return rc;
     if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
     r.s.popts = (maildex_parts_options_t){
         .body = r.s.body, .include_html = r.s.include_html,
         .extra_headers = (const char *const *) config_get_list(cli->ctx, cli->config, "show.extra_headers"),
-        .verify = verify || decrypt == DECRYPT_TRUE,
-        .decrypt = decrypt == DECRYPT_TRUE ? MAILDEX_DECRYPT_TRUE
-                   : decrypt == DECRYPT_AUTO ? MAILDEX_DECRYPT_AUTO : MAILDEX_DECRYPT_FALSE};
+        .verify = verify || decrypt == MAILDEX_DECRYPT_TRUE || decrypt == MAILDEX_DECRYPT_STASH,
+        .decrypt = (maildex_decrypt_t) decrypt};
+    if (decrypt == MAILDEX_DECRYPT_STASH)
+        r.s.stashed = g_ptr_array_new();
     r.print = format_printer(format);
     r.omit_excluded = exclude;
     qopts.sort = (maildex_sort_t) sort;
@@ -231,5 +272,9 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     else if (r.s.sp->error)
         rc = cli_error(cli, "%s", r.s.sp->error);
     maildex_query_destroy(q);
+    if (rc == 0 && r.s.stashed)
+        rc = stash_session_keys(cli, r.s.stashed);
+    if (r.s.stashed)
+        g_ptr_array_free(r.s.stashed, TRUE);
     return rc ? rc : r.failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -96,7 +96,7 @@ int show_raw_message(struct show *s, maildex_message_t *m, int indent)
         }
         return copy_file(s, path);
     }
-    st = maildex_message_part_bytes(m, s->duplicate, s->part, &data, &len);
+    st = maildex_message_part_bytes(m, s->duplicate, s->part, s->popts.decrypt, &data, &len);
     if (st == MAILDEX_STATUS_NOT_FOUND)
         return 0;
     if (st != MAILDEX_STATUS_OK)

@@ -20,14 +20,30 @@ void show_report_crypto_errors(const maildex_part_t *p)
         show_report_crypto_errors(maildex_part_child(p, i));
 }
 
+/* --decrypt=stash: the session keys the parts under p were decrypted with, for cmd-show.c to keep. */
+static void collect_session_keys(struct show *s, maildex_message_t *m, const maildex_part_t *p)
+{
+    const char *key = maildex_part_session_key(p);
+
+    if (key) {
+        g_ptr_array_add(s->stashed, talloc_strdup(s->cli->ctx, maildex_message_id(m)));
+        g_ptr_array_add(s->stashed, talloc_strdup(s->cli->ctx, key));
+    }
+    for (size_t i = 0; i < maildex_part_count(p); i++)
+        collect_session_keys(s, m, maildex_part_child(p, i));
+}
+
 maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const maildex_parts_options_t *opts)
 {
     maildex_part_t *root = NULL;
 
-    if (maildex_message_parts(m, s->duplicate, opts, &root) != MAILDEX_STATUS_OK)
+    if (maildex_message_parts(m, s->duplicate, opts, &root) != MAILDEX_STATUS_OK) {
         cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
-    else
-        show_report_crypto_errors(root);
+        return NULL;
+    }
+    show_report_crypto_errors(root);
+    if (s->stashed)
+        collect_session_keys(s, m, root);
     return root;
 }
 
@@ -102,8 +118,8 @@ static void print_signatures(struct show *s, const maildex_signature_t *sigs, si
     sp->end(sp);
 }
 
-/* The message's cryptographic envelope (format_message_sprinter's "crypto"); protected headers are
- * not read yet, so there is no "headers" or "header-mask". */
+/* The message's cryptographic envelope (format_message_sprinter's "crypto"), with the protected
+ * headers the signatures cover and those the encryption masked. */
 static void print_crypto(struct show *s, const maildex_crypto_t *c)
 {
     struct sprinter *sp = s->sp;
@@ -119,12 +135,28 @@ static void print_crypto(struct show *s, const maildex_crypto_t *c)
             sp->map_key(sp, "encrypted");
             sp->boolean(sp, true);
         }
+        if (c->payload_subject) {
+            sp->map_key(sp, "headers");
+            sp->begin_list(sp);
+            sp->string(sp, "Subject");
+            sp->end(sp);
+        }
         sp->end(sp);
     }
     if (c && c->decrypted) {
         sp->map_key(sp, "decrypted");
         sp->begin_map(sp);
         print_string_key(sp, "status", c->decrypted == 2 ? "full" : "partial");
+        if (c->payload_subject && (c->outer_subject == NULL || strcmp(c->outer_subject, c->payload_subject))) {
+            sp->map_key(sp, "header-mask");
+            sp->begin_map(sp);
+            sp->map_key(sp, "Subject");
+            if (c->outer_subject)
+                sp->string(sp, c->outer_subject);
+            else
+                sp->null(sp);
+            sp->end(sp);
+        }
         sp->end(sp);
     }
     sp->end(sp);
@@ -242,7 +274,8 @@ void show_structured_part(struct show *s, maildex_message_t *m, const maildex_pa
     print_string_key(sp, "content-disposition", maildex_part_disposition(p));
     print_string_key(sp, "content-id", maildex_part_content_id(p));
     print_string_key(sp, "filename", maildex_part_filename(p));
-    if (maildex_part_kind(p) == MAILDEX_PART_LEAF) {
+    /* A leaf with a child is S/MIME whose content was unwrapped: shown as its content. */
+    if (maildex_part_kind(p) == MAILDEX_PART_LEAF && maildex_part_count(p) == 0) {
         print_leaf(sp, p);
     } else {
         sp->map_key(sp, "content");

@@ -22,6 +22,8 @@ struct show {
     bool unmatched;               /* print "match" false: reply's original, which notmuch reads with a
                                      message search that marks no match */
     maildex_parts_options_t popts; /* from the three above and show.extra_headers */
+    GPtrArray *stashed;           /* --decrypt=stash: the Message-ID, then the session key, of each key
+                                     a decryption found (talloc strings of the command's context) */
 };
 
 /* Prints message m (its part s->part when that is not negative) at depth indent in the thread.

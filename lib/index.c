@@ -53,6 +53,7 @@ struct run {
     struct maildex__scan *scan;
     maildex_index_stats_t *stats;
     struct maildex__add_options add;
+    struct maildex__parse_options parse; /* read by the parse threads: set before the first job */
     struct maildex__pool *parsers;
     struct job *window[WINDOW];
     size_t head, tail;                   /* sequence numbers: head is the next to apply */
@@ -132,9 +133,9 @@ static void classify_error(const char *path, struct maildex__file_read *out)
         out->unreadable = true;
 }
 
-void maildex__file_read(const struct maildex__mime_ops *mime, const maildex_pair_t *user_fields,
-                        struct maildex__fts_recorder *recorder,
-                        void *ctx, const char *path, struct maildex__file_read *out)
+void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__fts_recorder *recorder,
+                        const struct maildex__parse_options *opts, void *ctx, const char *path,
+                        struct maildex__file_read *out)
 {
     struct stat sb;
 
@@ -150,7 +151,7 @@ void maildex__file_read(const struct maildex__mime_ops *mime, const maildex_pair
         return;
     }
     out->size = sb.st_size;
-    out->rc = mime->parse_file(ctx, path, user_fields, &out->msg, &out->error);
+    out->rc = mime->parse_file(ctx, path, opts, &out->msg, &out->error);
     if (out->rc == MAILDEX__PARSE_ERROR)
         classify_error(path, out);
     if (out->rc == MAILDEX__PARSE_OK && recorder)
@@ -163,7 +164,7 @@ static void parse_file(struct job *job)
     struct maildex__fts_recorder *rec = r->record ? take_recorder(r) : NULL;
 
     job->ctx = talloc_new(NULL);
-    maildex__file_read(r->mime, r->db->user_fields, rec, job->ctx, job->path, &job->read);
+    maildex__file_read(r->mime, rec, &r->parse, job->ctx, job->path, &job->read);
     give_back_recorder(r, rec);
 }
 
@@ -518,6 +519,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.add.new_tags = opts->new_tags;
     r.add.synchronize_flags = opts->synchronize_flags;
     r.add.hold_text = true;
+    r.parse.decrypt = opts->decrypt;
+    r.parse.user_fields = db->user_fields;
     /* Before the scan: a second indexer must plan from the first one's finished work, and from
      * file names that a killed tag change no longer owes (renames.c). */
     r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);

@@ -19,10 +19,10 @@ struct maildex__file_read {
     bool unreadable;                     /* there, but could not be opened or read */
 };
 
-/* Reads and parses the file at path into *out (zeroed first); with a recorder, also prepares its
- * full-text columns and records their tokens for the writer to replay. */
-void maildex__file_read(const struct maildex__mime_ops *mime, const maildex_pair_t *user_fields,
-                        struct maildex__fts_recorder *recorder,
-                        void *ctx, const char *path, struct maildex__file_read *out);
+/* Reads and parses the file at path (with opts: decryption) into *out (zeroed first); with a
+ * recorder, also prepares its full-text columns and records their tokens for the writer to replay. */
+void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__fts_recorder *recorder,
+                        const struct maildex__parse_options *opts, void *ctx, const char *path,
+                        struct maildex__file_read *out);
 
 #endif

@@ -255,10 +255,11 @@ static void write_tmp(struct delivery *d, int in)
 static void read_message(struct delivery *d)
 {
     const struct maildex__mime_ops *mime;
+    struct maildex__parse_options parse = {.decrypt = d->opts->decrypt, .user_fields = d->db->user_fields};
 
     if ((d->st = maildex__mime(d->db, &mime)) != MAILDEX_STATUS_OK)
         return;
-    maildex__file_read(mime, d->db->user_fields, NULL, d->ctx, d->tmp_path, &d->read);
+    maildex__file_read(mime, NULL, &parse, d->ctx, d->tmp_path, &d->read);
     if (d->read.rc == MAILDEX__PARSE_NOT_MAIL)
         fail(d, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot deliver the message: %s",
              d->read.error ? d->read.error : "no From, Subject or To");

@@ -156,6 +156,18 @@ maildex_status_t maildex_db_end_read(maildex_db_t *db);
 maildex_status_t maildex_db_begin_atomic(maildex_db_t *db);
 maildex_status_t maildex_db_end_atomic(maildex_db_t *db);
 
+/* Which encrypted parts are decrypted, when showing (show --decrypt) and when indexing
+ * (index.decrypt, new/insert/reindex --decrypt): none; only those a session key stored with the
+ * message opens (its "session-key" properties); every one the user's gpg-agent can decrypt; or those,
+ * keeping the session key of each as a "session-key" property (show's --decrypt=stash, and index's
+ * true: notmuch's names differ between the two, index's nostash is TRUE here). */
+typedef enum {
+    MAILDEX_DECRYPT_FALSE = 0,
+    MAILDEX_DECRYPT_AUTO,
+    MAILDEX_DECRYPT_TRUE,
+    MAILDEX_DECRYPT_STASH,
+} maildex_decrypt_t;
+
 /* ---- indexing ---------------------------------------------------------------------------------- */
 
 /* What one maildex_index() run did. */
@@ -238,6 +250,11 @@ typedef struct {
     /* When set non-zero (from a signal handler), the run finishes the batch in hand, commits and
      * returns MAILDEX_STATUS_INTERRUPTED. */
     const volatile int *interrupted;
+    /* Encrypted parts of new messages (index.decrypt; maildex_decrypt_t): decrypted ones have their
+     * cleartext indexed and get the property index.decryption=success (failure when decryption was
+     * tried and failed); with STASH their session keys are kept as "session-key" properties. FALSE
+     * (zero) decrypts nothing. */
+    maildex_decrypt_t decrypt;
 } maildex_index_options_t;
 
 /* Brings the database up to date with the mail under the mail root: new files are parsed (on a
@@ -586,14 +603,17 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
 /* notmuch's `reindex`: re-parses a file of every message q matches (create q with
  * MAILDEX_EXCLUDE_FALSE to reach excluded messages too, as notmuch does) and re-indexes it: text,
  * headers, date, thread links and the "attachment", "signed" and "encrypted" tags; every other tag
- * is kept. A file that is gone (no such file or directory) is dropped from its message, and a
+ * is kept. Encrypted parts are decrypted as decrypt says (maildex_index_options_t): the message's
+ * "index.*" properties are replaced by what this indexing finds, and FALSE also drops its stored
+ * session keys, so that its cleartext can no longer be indexed or shown without the user's key
+ * (notmuch's `reindex --decrypt=false`). A file that is gone (no such file or directory) is dropped from its message, and a
  * message whose every file is gone leaves the store, tags and all, as notmuch's reindex does; a file
  * that exists but cannot be read is kept, and a message none of whose files can be read is left as
  * it was. Waits for another indexer (`new`, `reindex`) to finish first. Sets *reindexed (may be
  * NULL) to the number of messages re-indexed. Returns MAILDEX_STATUS_OK, READ_ONLY,
  * FILE_NOT_FOUND (the mail root is not there: nothing is taken for gone) or a database error; the
  * message is on the database handle. */
-maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed);
+maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, uint64_t *reindexed);
 
 /* ---- compaction -------------------------------------------------------------------------------------- */
 
@@ -677,6 +697,7 @@ typedef struct {
     const char *const *new_tags; /* NULL-terminated, added to a new message first (new.tags) */
     const maildex_tag_op_t *ops; /* then these, in order, as maildex_query_tag applies them */
     size_t nops;
+    maildex_decrypt_t decrypt;   /* the message's encrypted parts, as maildex_index_options_t's */
 } maildex_insert_options_t;
 
 /* notmuch's `insert`: delivers the message read from fd (to its end; a first line "From ..." of an
@@ -754,15 +775,6 @@ typedef struct {
     const char *value; /* NULL for a Subject or From the message lacks */
 } maildex_header_t;
 
-/* Which encrypted parts are decrypted (show --decrypt): none; only those whose session key the
- * database stores (none yet: index.decrypt is not supported, so AUTO decrypts nothing, as notmuch with
- * no stashed keys); or every one the user's gpg-agent can decrypt. */
-typedef enum {
-    MAILDEX_DECRYPT_FALSE = 0,
-    MAILDEX_DECRYPT_AUTO,
-    MAILDEX_DECRYPT_TRUE,
-} maildex_decrypt_t;
-
 /* One signature of a verified part as notmuch 0.37 prints it (format_part_sigstatus_sprinter). */
 typedef struct {
     const char *status;        /* "good", "bad", "error" or "unknown" */
@@ -783,6 +795,9 @@ typedef struct {
     size_t nsignatures;
     bool signature_encrypted;              /* the signatures were inside the encryption */
     int decrypted;                         /* 0: not, 1: partially, 2: fully decrypted */
+    /* The Subject of the payload's protected headers (then the message's Subject header shows it),
+     * or NULL; outer_subject is the message's own Subject with it (NULL when it has none). */
+    const char *payload_subject, *outer_subject;
 } maildex_crypto_t;
 
 typedef struct {
@@ -866,14 +881,19 @@ const maildex_signature_t *maildex_part_signatures(const maildex_part_t *p, size
 int maildex_part_decrypt(const maildex_part_t *p);
 const char *maildex_part_crypto_error(const maildex_part_t *p);
 const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p);
+/* A part decrypted with MAILDEX_DECRYPT_STASH: its session key, for the caller to keep as the message's
+ * "session-key" property (maildex_db_set_properties); NULL otherwise. */
+const char *maildex_part_session_key(const maildex_part_t *p);
 
 /* The bytes `show --format=raw --part=id` prints: for a leaf, its content decoded from its
  * Content-Transfer-Encoding (no charset conversion); for any other part, the part as gmime writes it
  * (headers and body; a message/rfc822 part's message without the enclosing part's headers). id must
  * be at least 1 (part 0 is the file itself). Sets *data (owned by m, valid until the next call on m)
- * and *len. Returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (*data NULL), or a
- * status of maildex_message_parts. */
-maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id,
+ * and *len. Encrypted parts are decrypted as decrypt says (maildex_parts_options_t's decrypt), and the
+ * parts are numbered as maildex_message_parts numbers them with it: the parts of a decrypted one can be
+ * had. Returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (*data NULL), or a status
+ * of maildex_message_parts. */
+maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
                                             const char **data, size_t *len);
 
 /* ---- replies ---- */

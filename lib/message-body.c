@@ -8,6 +8,7 @@
 #include "message-body.h"
 #include "fts-tokenizer.h"
 #include "html-text.h"
+#include "maildex.h"
 
 #include <string.h>
 #include <talloc.h>
@@ -201,6 +202,12 @@ struct walk {
     void *local;
     struct maildex__parsed_message *msg;
     struct buf body, attachments, types;
+    const struct maildex__parse_options *opts;
+    GPtrArray *session_keys; /* held by local: talloc strings of msg */
+    /* notmuch's _notmuch_message_crypto_t at index time: no signatures are collected there, so only
+     * a decryption before any payload (2: full; 1: partial) makes an envelope. */
+    bool payload_seen;
+    int decrypted;
 };
 
 static void add_type(struct walk *w, GMimeObject *part)
@@ -346,8 +353,68 @@ static void walk_leaf(struct walk *w, GMimeObject *part)
 
 static void walk_part(struct walk *w, GMimeObject *part, int depth);
 
-static void walk_multipart(struct walk *w, GMimeMultipart *multipart, int depth)
+/* _notmuch_message_crypto_potential_payload, then the legacy display part skipped: the part to index
+ * in place of child childnum of parent. The first payload of a fully decrypted message carries its
+ * protected Subject. */
+static GMimeObject *payload(struct walk *w, GMimeObject *part, GMimeObject *parent, int childnum)
 {
+    const char *subject;
+    GMimeObject *shown;
+
+    if (w->payload_seen || maildex__crypto_is_control(part, parent, childnum))
+        return part;
+    w->payload_seen = true;
+    if (w->decrypted != 2)
+        return part;
+    subject = maildex__payload_subject(part);
+    if (subject) {
+        char *decoded = g_mime_utils_header_decode_text(NULL, subject);
+        w->msg->subject_protected = maildex__valid_utf8_copy(w->msg, decoded ? decoded : subject);
+        g_free(decoded);
+        w->body.failed |= w->msg->subject_protected == NULL;
+    }
+    shown = maildex__skip_legacy_display(part);
+    w->msg->repaired_legacy_display |= shown != part;
+    return shown;
+}
+
+/* lib/index.cc _index_encrypted_mime_part: an encrypted part's cleartext indexed when the options
+ * allow and the keys open it; what happened is recorded for the index.decryption property. */
+static void walk_encrypted(struct walk *w, GMimeObject *part, int depth)
+{
+    int decrypt = w->opts ? w->opts->decrypt : MAILDEX_DECRYPT_FALSE;
+    bool stash = decrypt == MAILDEX_DECRYPT_STASH, attempted;
+    GMimeDecryptResult *result = NULL;
+    GError *err = NULL;
+    GMimeObject *clear = maildex__crypto_unwrap(part, decrypt, w->opts ? w->opts->session_keys : NULL,
+                                                &attempted, stash ? &result : NULL, &err);
+    const char *key;
+
+    if (err)
+        g_error_free(err);
+    if (!attempted)
+        return;
+    if (clear == NULL) {
+        w->msg->decryption |= MAILDEX__DECRYPTION_FAILURE;
+        return;
+    }
+    maildex__hold_gobject(w->local, clear);
+    /* notmuch counts a decryption for the envelope only when it asked for the session key. */
+    if (result) {
+        w->decrypted = w->payload_seen ? (w->decrypted ? w->decrypted : 1) : 2;
+        key = g_mime_decrypt_result_get_session_key(result);
+        if (key)
+            g_ptr_array_add(w->session_keys, talloc_strdup(w->msg, key));
+        g_object_unref(result);
+    }
+    if (depth < MAILDEX__MESSAGE_MAX_DEPTH)
+        walk_part(w, payload(w, clear, part, GMIME_MULTIPART_ENCRYPTED_CONTENT), depth + 1);
+    w->msg->decryption |= MAILDEX__DECRYPTION_SUCCESS;
+}
+
+static void walk_multipart(struct walk *w, GMimeObject *part, int depth)
+{
+    GMimeMultipart *multipart = GMIME_MULTIPART(part);
     int count = g_mime_multipart_get_count(multipart);
 
     /* notmuch's automatic tags (lib/index.cc): wherever such a part appears. */
@@ -358,109 +425,95 @@ static void walk_multipart(struct walk *w, GMimeMultipart *multipart, int depth)
 
     for (int i = 0; i < count; i++) {
         GMimeObject *child = g_mime_multipart_get_part(multipart, i);
-        /* Signatures and encrypted payloads are not text: only their types are indexed. */
-        if ((GMIME_IS_MULTIPART_SIGNED(multipart) && i == GMIME_MULTIPART_SIGNED_SIGNATURE) ||
-            GMIME_IS_MULTIPART_ENCRYPTED(multipart))
+        /* Signatures and encrypted payloads are not text: only their types are indexed, and the
+         * cleartext of the encrypted one when it can be had. */
+        if (GMIME_IS_MULTIPART_SIGNED(multipart) && i == GMIME_MULTIPART_SIGNED_SIGNATURE) {
             add_type(w, child);
-        else
-            walk_part(w, child, depth + 1);
+        } else if (GMIME_IS_MULTIPART_ENCRYPTED(multipart)) {
+            add_type(w, child);
+            if (i == GMIME_MULTIPART_ENCRYPTED_CONTENT)
+                walk_encrypted(w, part, depth);
+        } else {
+            walk_part(w, payload(w, child, part, i), depth + 1);
+        }
     }
 }
 
-static bool has_type(GMimeObject *part, const char *type, const char *subtype)
+/* S/MIME (lib/index.cc _index_pkcs7_part): signed data is "signed" when gpgsm verifies it, and its
+ * content is indexed; enveloped data is "encrypted", and decrypted as multipart/encrypted is. False
+ * for another smime-type. */
+static bool walk_pkcs7(struct walk *w, GMimeObject *part, int depth)
 {
-    GMimeContentType *ct = part ? g_mime_object_get_content_type(part) : NULL;
-    return ct && g_mime_content_type_is_type(ct, type, subtype);
-}
+    GMimeApplicationPkcs7Mime *p7 = GMIME_APPLICATION_PKCS7_MIME(part);
+    GMimeSecureMimeType type = g_mime_application_pkcs7_mime_get_smime_type(p7);
+    GMimeObject *content = NULL;
+    GMimeSignatureList *signatures;
+    GError *err = NULL;
 
-/* A leaf part's decoded content as a NUL-terminated string (g_free it), or NULL. */
-static char *part_content(GMimeObject *part)
-{
-    GMimeDataWrapper *wrapper = GMIME_IS_PART(part) ? g_mime_part_get_content(GMIME_PART(part)) : NULL;
-    GByteArray *bytes;
-    GMimeStream *mem;
-
-    if (wrapper == NULL)
-        return NULL;
-    bytes = g_byte_array_new();
-    mem = g_mime_stream_mem_new_with_byte_array(bytes);
-    g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
-    g_mime_data_wrapper_write_to_stream(wrapper, mem);
-    g_object_unref(mem);
-    g_byte_array_append(bytes, (const guint8 *) "", 1);
-    return (char *) g_byte_array_free(bytes, FALSE);
-}
-
-/* "Mixed-up" PGP/MIME as some mail servers mangle it (draft-dkg-openpgp-pgpmime-message-mangling):
- * multipart/mixed of an empty text/plain, application/pgp-encrypted saying "Version: 1" and
- * application/octet-stream. notmuch repairs it into multipart/encrypted before indexing. */
-static bool mixed_up_mangled(GMimeObject *part)
-{
-    GMimeMultipart *mp;
-    char *prelude, *version;
-    bool empty, versioned;
-
-    if (!GMIME_IS_MULTIPART(part) || !has_type(part, "multipart", "mixed"))
-        return false;
-    mp = GMIME_MULTIPART(part);
-    if (g_mime_multipart_get_count(mp) != 3 ||
-        !has_type(g_mime_multipart_get_part(mp, 0), "text", "plain") ||
-        !has_type(g_mime_multipart_get_part(mp, 1), "application", "pgp-encrypted") ||
-        !has_type(g_mime_multipart_get_part(mp, 2), "application", "octet-stream"))
-        return false;
-    prelude = part_content(g_mime_multipart_get_part(mp, 0));
-    version = part_content(g_mime_multipart_get_part(mp, 1));
-    empty = prelude == NULL || prelude[0] == '\0';
-    versioned = version && strstr(version, "Version: 1") != NULL;
-    g_free(prelude);
-    g_free(version);
-    return empty && versioned;
+    if (type == GMIME_SECURE_MIME_TYPE_ENVELOPED_DATA) {
+        w->msg->is_encrypted = true;
+        walk_encrypted(w, part, depth);
+        return true;
+    }
+    if (type != GMIME_SECURE_MIME_TYPE_SIGNED_DATA)
+        return false; /* another smime-type: indexed as the leaf it is */
+    signatures = g_mime_application_pkcs7_mime_verify(p7, GMIME_VERIFY_NONE, &content, &err);
+    if (err)
+        g_error_free(err);
+    maildex__hold_gobject(w->local, content);
+    if (signatures == NULL)
+        return true;
+    g_object_unref(signatures);
+    w->msg->is_signed = true;
+    if (content && depth < MAILDEX__MESSAGE_MAX_DEPTH)
+        walk_part(w, payload(w, content, part, 0), depth + 1);
+    return true;
 }
 
 static void walk_part(struct walk *w, GMimeObject *part, int depth)
 {
+    GMimeObject *repaired;
+
     if (part == NULL)
         return;
-    if (mixed_up_mangled(part)) {
-        GMimeMultipart *mp = GMIME_MULTIPART(part);
-        buf_add_item(&w->types, "multipart/encrypted", strlen("multipart/encrypted"), ' ');
-        add_type(w, g_mime_multipart_get_part(mp, 1));
-        add_type(w, g_mime_multipart_get_part(mp, 2));
-        w->msg->is_encrypted = true;
-        return;
+    repaired = maildex__hold_gobject(w->local, maildex__repair_mixed_up(part));
+    if (repaired) {
+        w->msg->repaired_mixedup = true;
+        part = repaired;
     }
     add_type(w, part);
     if (GMIME_IS_MULTIPART(part)) {
         if (depth < MAILDEX__MESSAGE_MAX_DEPTH)
-            walk_multipart(w, GMIME_MULTIPART(part), depth);
+            walk_multipart(w, part, depth);
     } else if (GMIME_IS_MESSAGE_PART(part)) {
         GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(part));
         if (inner && depth < MAILDEX__MESSAGE_MAX_DEPTH)
             walk_part(w, g_mime_message_get_mime_part(inner), depth + 1);
-    } else if (GMIME_IS_APPLICATION_PKCS7_MIME(part)) {
-        /* S/MIME, as notmuch tags it: signed data is "signed" (verified or not), enveloped data
-         * "encrypted". The signed content is not unwrapped: that needs gpgsm. */
-        GMimeSecureMimeType p7 =
-            g_mime_application_pkcs7_mime_get_smime_type(GMIME_APPLICATION_PKCS7_MIME(part));
-        if (p7 == GMIME_SECURE_MIME_TYPE_SIGNED_DATA)
-            w->msg->is_signed = true;
-        else if (p7 == GMIME_SECURE_MIME_TYPE_ENVELOPED_DATA)
-            w->msg->is_encrypted = true;
-        else
-            walk_leaf(w, part);
+    } else if (GMIME_IS_APPLICATION_PKCS7_MIME(part) && walk_pkcs7(w, part, depth)) {
+        return;
     } else if (GMIME_IS_PART(part)) {
         walk_leaf(w, part);
     }
 }
 
-bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMimeMessage *message)
+bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
+                           const struct maildex__parse_options *opts)
 {
-    struct walk w = {.local = local, .msg = msg};
+    struct walk w = {.local = local, .msg = msg, .opts = opts};
 
     w.body.ctx = w.attachments.ctx = w.types.ctx = msg;
+    w.session_keys = maildex__hold(local, g_ptr_array_new(), (void (*)(void *)) g_ptr_array_unref);
+    if (w.session_keys == NULL)
+        return false;
     walk_part(&w, g_mime_message_get_mime_part(message), 0);
     msg->body = buf_string(&w.body);
     msg->attachment_names = buf_string(&w.attachments);
     msg->mime_types = buf_string(&w.types);
-    return msg->body && msg->attachment_names && msg->mime_types;
+    if (w.session_keys->len) {
+        msg->session_keys = talloc_zero_array(msg, char *, w.session_keys->len + 1);
+        for (guint i = 0; msg->session_keys && i < w.session_keys->len; i++)
+            msg->session_keys[i] = w.session_keys->pdata[i];
+    }
+    return msg->body && msg->attachment_names && msg->mime_types &&
+           (w.session_keys->len == 0 || msg->session_keys);
 }

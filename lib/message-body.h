@@ -11,7 +11,35 @@
 /* Fills msg->body, attachment_names and mime_types (talloc children of msg) and sets has_attachment,
  * is_signed and is_encrypted from message's MIME parts, as message-parse.h describes them. Scratch
  * memory and held gmime objects go under local. Returns false only when out of memory. */
-bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMimeMessage *message);
+bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
+                           const struct maildex__parse_options *opts);
+
+/* ---- crypto both halves share (message-crypto.c, after notmuch's util/crypto.c and repair.c) ---- */
+
+/* _notmuch_crypto_decrypt: the cleartext of an encrypted part (multipart/encrypted, S/MIME enveloped
+ * data) as decrypt (maildex_decrypt_t) allows: each of session_keys (NULL-terminated, or NULL) first,
+ * then, unless decrypt is AUTO, the user's key (exporting the session key for STASH). A new reference,
+ * or NULL with *err (gmime's reason; may be NULL). *attempted says whether anything was tried.
+ * *result (result may be NULL) is gmime's result with the cleartext (signatures, session key), or
+ * NULL. */
+GMimeObject *maildex__crypto_unwrap(GMimeObject *part, int decrypt, const char *const *session_keys,
+                                    bool *attempted, GMimeDecryptResult **result, GError **err);
+
+/* "Mixed-up" PGP/MIME, as some mail servers mangle it (draft-dkg-openpgp-pgpmime-message-mangling):
+ * a new multipart/encrypted (a reference the caller owns) made of its last two parts, or NULL when
+ * part is not that. */
+GMimeObject *maildex__repair_mixed_up(GMimeObject *part);
+
+/* A protected-headers payload's "legacy display" part skipped: the payload's second part, or the
+ * payload itself when it has none. */
+GMimeObject *maildex__skip_legacy_display(GMimeObject *payload);
+
+/* Is part (child childnum of parent) the control part of a multipart/encrypted (RFC 1847), which is
+ * never payload? */
+bool maildex__crypto_is_control(GMimeObject *part, GMimeObject *parent, int childnum);
+
+/* The protected Subject a cryptographic payload carries (owned by part), or NULL. */
+const char *maildex__payload_subject(GMimeObject *part);
 
 /* Hands object (a reference the caller owns) to a talloc child of ctx, which calls release(object)
  * when ctx is freed, and returns object. Returns NULL for a NULL object, and releases object at once

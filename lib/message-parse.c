@@ -304,27 +304,28 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 
 /* Fills every field of msg; false only when out of memory. */
 static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
-                 const char *data, size_t len, const maildex_pair_t *user_fields)
+                 const char *data, size_t len, const struct maildex__parse_options *opts)
 {
     GMimeObject *obj = message ? GMIME_OBJECT(message) : NULL;
     char *id_header = obj ? get_header(local, obj, "Message-ID") : NULL;
     char *references = obj ? get_header(local, obj, "References") : NULL;
     char *in_reply_to = obj ? get_header(local, obj, "In-Reply-To") : NULL;
 
-    if (!set_headers(msg, obj) || !set_user_text(msg, obj, user_fields) ||
+    if (!set_headers(msg, obj) || !set_user_text(msg, obj, opts ? opts->user_fields : NULL) ||
         !set_message_id(msg, id_header, data, len) ||
         !maildex__references_parse(msg, msg->message_id, references, in_reply_to,
                                    &msg->references, &msg->parent_id))
         return false;
     if (message)
-        return maildex__message_walk(msg, local, message);
+        return maildex__message_walk(msg, local, message, opts);
     msg->body = talloc_strdup(msg, "");
     msg->attachment_names = talloc_strdup(msg, "");
     msg->mime_types = talloc_strdup(msg, "");
     return msg->body && msg->attachment_names && msg->mime_types;
 }
 
-int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+                                  const struct maildex__parse_options *opts,
                                   struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
@@ -352,7 +353,7 @@ int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const
         text = unix_line_ends(local, text, text_len, &text_len);
     message = text ? construct_message(local, text, text_len, &why) : NULL;
     /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
-    if (text == NULL || !fill(msg, local, message, data, len, user_fields)) {
+    if (text == NULL || !fill(msg, local, message, data, len, opts)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }
@@ -448,7 +449,7 @@ static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char 
     return data;
 }
 
-int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_t *user_fields,
+int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,
                                 struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
@@ -469,7 +470,7 @@ int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_
             *error = talloc_steal(ctx, local_error);
         goto done;
     }
-    rc = maildex__message_parse_buffer(ctx, data, len, user_fields, out, error);
+    rc = maildex__message_parse_buffer(ctx, data, len, opts, out, error);
 done:
     talloc_free(local);
     return rc;

@@ -54,6 +54,32 @@ struct maildex__parsed_message {
      * stored form of message-address.h (not NUL-separated text: use the lengths). */
     char *senders, *recipients;
     size_t senders_len, recipients_len;
+    /* Index-time crypto (struct maildex__parse_options), as notmuch's lib/index.cc records it:
+     * decryption has MAILDEX__DECRYPTION_SUCCESS when an encrypted part was decrypted and its
+     * cleartext is in body (property index.decryption=success), MAILDEX__DECRYPTION_FAILURE when one
+     * could not be (=failure), neither when none was tried; session_keys are the keys of the parts decrypted with MAILDEX_DECRYPT_STASH (to keep
+     * as "session-key" properties), NULL-terminated, or NULL; subject_protected is the Subject of
+     * a fully decrypted payload's protected headers (then subject is the outer one: both are
+     * indexed, the protected one is shown), or NULL; repaired_* are notmuch's index.repaired
+     * values "mixedup" and "skip-protected-headers-legacy-display". */
+    unsigned decryption;
+    char **session_keys;
+    char *subject_protected;
+    bool repaired_mixedup, repaired_legacy_display;
+};
+
+#define MAILDEX__DECRYPTION_SUCCESS 1u
+#define MAILDEX__DECRYPTION_FAILURE 2u
+
+/* How a file is parsed for the index. decrypt is maildex.h's maildex_decrypt_t (FALSE, AUTO, TRUE,
+ * STASH); session_keys (NULL-terminated, or NULL) are tried first on every encrypted part, as notmuch
+ * tries a message's stored keys; user_fields are the user-defined fields to extract into user_text
+ * (maildex_db_set_user_fields' form; NULL for none). NULL options: nothing is decrypted, no user
+ * field is extracted. */
+struct maildex__parse_options {
+    int decrypt;
+    const char *const *session_keys;
+    const maildex_pair_t *user_fields;
 };
 
 enum {
@@ -69,18 +95,18 @@ enum {
  * functions call it themselves. */
 void maildex__message_parse_init(void);
 
-/* Parses the mail file at `path`. Symlinks are followed; anything but a regular file (a FIFO, a
- * device, a directory) is refused at once without blocking. A gzip-compressed file (notmuch's
- * `.gz` mail: it starts with gzip's magic bytes) is read decompressed. user_fields are the
- * user-defined fields to extract into user_text (maildex_db_set_user_fields' form; NULL for none).
- * Returns one of the values above; the result and the error string are talloc'd under `ctx`. `error`
- * may be NULL. */
-int maildex__message_parse_file(void *ctx, const char *path, const maildex_pair_t *user_fields,
+/* Parses the mail file at `path` (with opts, which may be NULL). Symlinks are followed; anything but
+ * a regular file (a FIFO, a device, a directory) is refused at once without blocking. A
+ * gzip-compressed file (notmuch's `.gz` mail: it starts with gzip's magic bytes) is read
+ * decompressed. Returns one of the values above; the result and the error string are talloc'd under
+ * `ctx`. `error` may be NULL. */
+int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,
                                 struct maildex__parsed_message **out, char **error);
 
 /* The same for `len` bytes at `data` (which need not be NUL-terminated); the sha1 fallback id is
  * computed over exactly these bytes (compressed ones included, as notmuch's). */
-int maildex__message_parse_buffer(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+                                  const struct maildex__parse_options *opts,
                                   struct maildex__parsed_message **out, char **error);
 
 #endif

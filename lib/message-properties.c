@@ -47,12 +47,75 @@ maildex_status_t maildex__properties_read(maildex_db_t *db, void *ctx, int64_t k
     return MAILDEX_STATUS_OK;
 }
 
-maildex_status_t maildex__properties_reindexed(maildex_db_t *db, int64_t key)
+maildex_status_t maildex__properties_reindexed(maildex_db_t *db, int64_t key, bool drop_session_keys)
 {
+    sqlite3_stmt *stmt;
     /* notmuch_message_reindex drops the "index." properties: they describe the last indexing
      * (index.decryption, index.repaired) and the new one sets its own. */
-    return maildex__run_ids(db, MAILDEX__STMT_PROPERTIES_DELETE_INDEX, key, 0,
-                            "cannot drop a message's index.* properties");
+    maildex_status_t st = maildex__run_ids(db, MAILDEX__STMT_PROPERTIES_DELETE_INDEX, key, 0,
+                                           "cannot drop a message's index.* properties");
+
+    if (st || !drop_session_keys)
+        return st;
+    st = maildex__stmt(db, MAILDEX__STMT_PROPERTIES_DELETE_KEY, &stmt);
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    sqlite3_bind_text(stmt, 2, "session-key", -1, SQLITE_STATIC);
+    return maildex__step_done(db, stmt, "cannot drop a message's session keys");
+}
+
+maildex_status_t maildex__session_keys(maildex_db_t *db, void *ctx, int64_t key, const char ***out)
+{
+    maildex_pair_t *pairs = NULL;
+    size_t n = 0, found = 0;
+    maildex_status_t st = maildex__properties_read(db, ctx, key, &pairs, &n);
+
+    *out = NULL;
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && i < n; i++) {
+        if (strcmp(pairs[i].key, "session-key") != 0)
+            continue;
+        if (*out == NULL && (*out = talloc_zero_array(ctx, const char *, n + 1)) == NULL)
+            st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+        else
+            (*out)[found++] = pairs[i].value;
+    }
+    if (*out) /* the values live with the array */
+        talloc_steal(*out, pairs);
+    else
+        talloc_free(pairs);
+    return st;
+}
+
+maildex_status_t maildex__property_add(maildex_db_t *db, int64_t key, const char *k, const char *v)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_PROPERTY_ADD, &stmt);
+
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    sqlite3_bind_text(stmt, 2, k, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, v, -1, SQLITE_STATIC);
+    return maildex__step_done(db, stmt, "cannot add a property");
+}
+
+maildex_status_t maildex__properties_indexed(maildex_db_t *db, int64_t key,
+                                             const struct maildex__parsed_message *m)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && m->session_keys && m->session_keys[i]; i++)
+        st = maildex__property_add(db, key, "session-key", m->session_keys[i]);
+    if (st == MAILDEX_STATUS_OK && (m->decryption & MAILDEX__DECRYPTION_FAILURE))
+        st = maildex__property_add(db, key, "index.decryption", "failure");
+    if (st == MAILDEX_STATUS_OK && (m->decryption & MAILDEX__DECRYPTION_SUCCESS))
+        st = maildex__property_add(db, key, "index.decryption", "success");
+    if (st == MAILDEX_STATUS_OK && m->repaired_mixedup)
+        st = maildex__property_add(db, key, "index.repaired", "mixedup");
+    if (st == MAILDEX_STATUS_OK && m->repaired_legacy_display)
+        st = maildex__property_add(db, key, "index.repaired", "skip-protected-headers-legacy-display");
+    return st;
 }
 
 /* Adds (add) or removes one pair; *changed is set when a row was written. */

@@ -2,8 +2,8 @@
  * verifying a multipart/signed part and decrypting a multipart/encrypted one through gmime's GPG
  * context (gpgme, the user's GNUPGHOME and gpg-agent), copying the signatures into plain structs, and
  * the message's cryptographic envelope (which signatures cover the payload, whether it was decrypted).
- * Nothing here prints or writes: a failure is recorded on the part for the caller to report, and no
- * session key is stored (show never writes to the database). */
+ * Nothing here prints or writes: a failure is recorded on the part for the caller to report, and a
+ * session key to stash is handed back on the part (the library stores it). */
 #include "mime-show.h"
 
 #include <string.h>
@@ -96,55 +96,60 @@ static bool set_error(struct maildex_part *p, GError *err)
     return p->crypto_error != NULL;
 }
 
-/* _notmuch_message_crypto_potential_sig_list: signatures met before the payload cover the message. */
-static void envelope_signatures(struct maildex_crypto_state *c, const struct maildex_part *p)
+/* _notmuch_message_crypto_potential_sig_list: signatures met before the payload cover the message;
+ * a verification that gave no list at all (a corrupted signature) leaves it unsigned, even when an
+ * earlier one signed it. */
+static void envelope_signatures(struct maildex_crypto_state *c, const struct maildex_part *p, bool listed)
 {
     if (c->payload_seen)
         return;
     c->envelope->signatures = p->signatures;
     c->envelope->nsignatures = p->nsignatures;
-    c->envelope->is_signed = true;
+    c->envelope->is_signed = listed;
     if (c->envelope->decrypted == 2)
         c->envelope->signature_encrypted = true;
 }
 
-bool maildex__crypto_verify(struct maildex_crypto_state *c, struct maildex_part *p, GMimeObject *part)
+bool maildex__crypto_verify(struct maildex_crypto_state *c, void *holder, struct maildex_part *p,
+                            GMimeObject *part, GMimeObject **content)
 {
     GError *err = NULL;
-    GMimeSignatureList *list = g_mime_multipart_signed_verify(GMIME_MULTIPART_SIGNED(part), GMIME_VERIFY_NONE, &err);
-    bool ok = set_signatures(p, list) && (list || set_error(p, err));
+    GMimeSignatureList *list;
+    bool ok;
 
+    *content = NULL;
+    if (GMIME_IS_APPLICATION_PKCS7_MIME(part))
+        list = g_mime_application_pkcs7_mime_verify(GMIME_APPLICATION_PKCS7_MIME(part), GMIME_VERIFY_NONE, content,
+                                                    &err);
+    else
+        list = g_mime_multipart_signed_verify(GMIME_MULTIPART_SIGNED(part), GMIME_VERIFY_NONE, &err);
+    if (*content)
+        *content = maildex__hold_gobject(holder, *content);
+    ok = set_signatures(p, list) && (list || set_error(p, err));
+    envelope_signatures(c, p, list != NULL);
     if (list) {
         g_object_unref(list);
         if (err)
             g_error_free(err);
     }
-    envelope_signatures(c, p);
     return ok;
 }
 
 bool maildex__crypto_decrypt(struct maildex_crypto_state *c, void *holder, struct maildex_part *p,
-                             GMimeObject *part, maildex_decrypt_t decrypt, GMimeObject **clear)
+                             GMimeObject *part, maildex_decrypt_t decrypt, const char *const *session_keys,
+                             GMimeObject **clear)
 {
     GError *err = NULL;
     GMimeDecryptResult *result = NULL;
     GMimeSignatureList *list;
-    bool ok = true;
+    const char *key;
+    bool ok = true, attempted;
 
-    *clear = NULL;
-    /* AUTO decrypts with a stored session key only, and maildex stores none (index.decrypt). */
-    if (decrypt == MAILDEX_DECRYPT_TRUE) {
+    *clear = maildex__crypto_unwrap(part, decrypt, session_keys, &attempted, &result, &err);
+    if (attempted)
         p->decrypt = -1;
-        *clear = g_mime_multipart_encrypted_decrypt(GMIME_MULTIPART_ENCRYPTED(part), GMIME_DECRYPT_NONE, NULL,
-                                                    &result, &err);
-    }
-    if (*clear == NULL) {
-        if (result)
-            g_object_unref(result);
+    if (*clear == NULL)
         return set_error(p, err);
-    }
-    if (err)
-        g_error_free(err);
     *clear = maildex__hold_gobject(holder, *clear);
     p->decrypt = 1;
     /* _notmuch_message_crypto_successful_decryption */
@@ -155,29 +160,29 @@ bool maildex__crypto_decrypt(struct maildex_crypto_state *c, void *holder, struc
     list = result ? g_mime_decrypt_result_get_signatures(result) : NULL;
     if (list) {
         ok = set_signatures(p, list);
-        envelope_signatures(c, p);
+        envelope_signatures(c, p, true);
     }
+    key = result && decrypt == MAILDEX_DECRYPT_STASH ? g_mime_decrypt_result_get_session_key(result) : NULL;
+    if (key)
+        ok = ok && (p->session_key = talloc_strdup(p, key)) != NULL;
     if (result)
         g_object_unref(result);
     return ok && *clear != NULL;
 }
 
-void maildex__crypto_payload(struct maildex_crypto_state *c, GMimeObject *part, GMimeObject *parent, int childnum)
+GMimeObject *maildex__crypto_payload(struct maildex_crypto_state *c, GMimeObject *part, GMimeObject *parent,
+                                     int childnum)
 {
-    const char *protocol;
-    GMimeContentType *type;
-    char *mime;
-    bool control = false;
+    const char *subject;
 
-    if (c->payload_seen)
-        return;
-    /* The first child of multipart/encrypted of the protocol's type is control information. */
-    if (parent && GMIME_IS_MULTIPART_ENCRYPTED(parent) && childnum == 0) {
-        protocol = g_mime_object_get_content_type_parameter(parent, "protocol");
-        type = g_mime_object_get_content_type(part);
-        mime = type ? g_mime_content_type_get_mime_type(type) : NULL;
-        control = protocol && mime && strcmp(mime, protocol) == 0;
-        g_free(mime);
-    }
-    c->payload_seen = !control;
+    if (c->payload_seen || maildex__crypto_is_control(part, parent, childnum))
+        return part;
+    c->payload_seen = true;
+    /* no cryptographic envelope, no protected headers */
+    if (c->envelope->decrypted != 2 && !c->envelope->is_signed)
+        return part;
+    subject = maildex__payload_subject(part);
+    if (subject)
+        c->envelope->payload_subject = talloc_strdup(c->envelope, subject);
+    return c->envelope->decrypted == 2 ? maildex__skip_legacy_display(part) : part;
 }

@@ -274,8 +274,8 @@ static bool read_back(struct reply *r, struct maildex_reply *out, void *tmp)
 }
 
 int maildex__show_reply_file(void *ctx, const char *path, const char *message_id,
-                             const maildex_reply_options_t *opts, struct maildex_reply **out,
-                             char **error)
+                             const maildex_reply_options_t *opts, const char *const *session_keys,
+                             struct maildex_reply **out, char **error)
 {
     maildex_parts_options_t parts = MAILDEX_PARTS_OPTIONS_INIT;
     void *local = talloc_new(NULL);
@@ -290,7 +290,7 @@ int maildex__show_reply_file(void *ctx, const char *path, const char *message_id
     if (r.original) {
         /* notmuch writes the full reply's headers in its "pretty" order, the limited one's as set. */
         r.reply = maildex__hold_gobject(local, g_mime_message_new(!opts->headers_only));
-        reply->original = maildex__show_tree(reply, r.original, r.indexed, &parts);
+        reply->original = maildex__show_tree(reply, r.original, r.indexed, &parts, session_keys);
         if (r.reply == NULL || reply->original == NULL || !build(&r, local, message_id) ||
             !read_back(&r, reply, local)) {
             rc = MAILDEX__PARSE_ERROR;

@@ -12,6 +12,7 @@
 struct walk {
     void *local;          /* holds the gmime objects made on the way (repaired parts) */
     const maildex_parts_options_t *opts;
+    const char *const *session_keys; /* the message's stored ones */
     bool descend;         /* build the parts under the message */
     bool decode;          /* decode text parts */
     int next_id;
@@ -134,46 +135,47 @@ static bool add_child(struct walk *w, struct maildex_part *p, GMimeObject *child
     return grown[p->nchildren++] != NULL;
 }
 
-/* notmuch repairs PGP/MIME that a mail server mangled into multipart/mixed (util/repair.c): an empty
- * text/plain, application/pgp-encrypted and application/octet-stream become a new
- * multipart/encrypted of the last two. The new part is held by w->local. */
+/* notmuch repairs PGP/MIME that a mail server mangled into multipart/mixed (util/repair.c): the new
+ * multipart/encrypted is held by w->local. */
 static GMimeObject *repair_mixed_up(struct walk *w, GMimeObject *part)
 {
-    GMimeMultipart *mp = GMIME_MULTIPART(part);
-    GMimeObject *parts[3];
-    GMimeObject *repaired;
-    char *prelude;
-    bool empty;
+    GMimeObject *repaired = maildex__hold_gobject(w->local, maildex__repair_mixed_up(part));
 
-    if (!g_mime_content_type_is_type(g_mime_object_get_content_type(part), "multipart", "mixed") ||
-        g_mime_multipart_get_count(mp) != 3)
-        return part;
-    for (int i = 0; i < 3; i++)
-        parts[i] = g_mime_multipart_get_part(mp, i);
-    if (!g_mime_content_type_is_type(g_mime_object_get_content_type(parts[0]), "text", "plain") ||
-        !GMIME_IS_TEXT_PART(parts[0]) ||
-        !g_mime_content_type_is_type(g_mime_object_get_content_type(parts[1]), "application", "pgp-encrypted") ||
-        !g_mime_content_type_is_type(g_mime_object_get_content_type(parts[2]), "application", "octet-stream"))
-        return part;
-    prelude = g_mime_text_part_get_text(GMIME_TEXT_PART(parts[0]));
-    empty = prelude == NULL || prelude[0] == '\0';
-    g_free(prelude);
-    if (!empty)
-        return part;
-    repaired = maildex__hold_gobject(w->local, GMIME_OBJECT(g_mime_multipart_encrypted_new()));
-    if (repaired == NULL)
-        return part;
-    g_mime_object_set_content_type_parameter(repaired, "protocol", "application/pgp-encrypted");
-    g_mime_multipart_insert(GMIME_MULTIPART(repaired), 0, parts[1]);
-    g_mime_multipart_insert(GMIME_MULTIPART(repaired), 1, parts[2]);
-    return repaired;
+    return repaired ? repaired : part;
 }
 
-/* Does notmuch verify or decrypt this part (mime-node.c _mime_node_create)? */
+static GMimeSecureMimeType smime_type(GMimeObject *part)
+{
+    return GMIME_IS_APPLICATION_PKCS7_MIME(part)
+               ? g_mime_application_pkcs7_mime_get_smime_type(GMIME_APPLICATION_PKCS7_MIME(part))
+               : GMIME_SECURE_MIME_TYPE_UNKNOWN;
+}
+
+/* Does notmuch verify or decrypt this part (mime-node.c _mime_node_set_up_part)? S/MIME signed data
+ * always: gmime unwraps its content only by verifying it. */
 static bool is_crypto(struct walk *w, GMimeObject *part)
 {
-    return (GMIME_IS_MULTIPART_ENCRYPTED(part) && w->opts->decrypt != MAILDEX_DECRYPT_FALSE) ||
-           (GMIME_IS_MULTIPART_SIGNED(part) && w->opts->verify);
+    bool decrypt = w->opts->decrypt != MAILDEX_DECRYPT_FALSE;
+
+    return (GMIME_IS_MULTIPART_ENCRYPTED(part) && decrypt) || (GMIME_IS_MULTIPART_SIGNED(part) && w->opts->verify) ||
+           smime_type(part) == GMIME_SECURE_MIME_TYPE_SIGNED_DATA ||
+           (smime_type(part) == GMIME_SECURE_MIME_TYPE_ENVELOPED_DATA && decrypt);
+}
+
+/* S/MIME (application/pkcs7-mime), after notmuch's _mime_node_set_up_part: signed data verified, enveloped
+ * data decrypted when asked; the content they wrap is the leaf's one child. */
+static bool walk_pkcs7(struct walk *w, struct maildex_part *p, GMimeObject *part, int depth)
+{
+    GMimeObject *content = NULL;
+    bool ok = true;
+
+    if (smime_type(part) == GMIME_SECURE_MIME_TYPE_SIGNED_DATA)
+        ok = maildex__crypto_verify(&w->crypto, w->local, p, part, &content);
+    else if (is_crypto(w, part))
+        ok = maildex__crypto_decrypt(&w->crypto, w->local, p, part, w->opts->decrypt, w->session_keys, &content);
+    if (ok && content && depth < MAILDEX__SHOW_MAX_DEPTH)
+        ok = add_child(w, p, content, part, 0, depth);
+    return ok;
 }
 
 /* A multipart, after notmuch's _mime_node_set_up_part: a multipart/signed part verified when asked,
@@ -187,9 +189,9 @@ static bool walk_multipart(struct walk *w, struct maildex_part *p, GMimeObject *
     p->kind = MAILDEX_PART_MULTIPART;
     set_meta(p, part, part);
     if (GMIME_IS_MULTIPART_ENCRYPTED(part) && w->opts->decrypt != MAILDEX_DECRYPT_FALSE)
-        ok = maildex__crypto_decrypt(&w->crypto, w->local, p, part, w->opts->decrypt, &clear);
+        ok = maildex__crypto_decrypt(&w->crypto, w->local, p, part, w->opts->decrypt, w->session_keys, &clear);
     else if (GMIME_IS_MULTIPART_SIGNED(part) && w->opts->verify)
-        ok = maildex__crypto_verify(&w->crypto, p, part);
+        ok = maildex__crypto_verify(&w->crypto, w->local, p, part, &clear);
     for (int i = 0; ok && depth < MAILDEX__SHOW_MAX_DEPTH && i < g_mime_multipart_get_count(GMIME_MULTIPART(part)); i++) {
         child = i == 1 && clear ? clear : g_mime_multipart_get_part(GMIME_MULTIPART(part), i);
         ok = add_child(w, p, child, part, i, depth);
@@ -227,7 +229,7 @@ static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *
     if (GMIME_IS_MULTIPART(part))
         part = repair_mixed_up(w, part);
     if (!is_crypto(w, part))
-        maildex__crypto_payload(&w->crypto, part, parent, childnum);
+        part = maildex__crypto_payload(&w->crypto, part, parent, childnum);
     if (w->objects)
         g_ptr_array_add(w->objects, part);
     if (GMIME_IS_MULTIPART(part)) {
@@ -235,7 +237,7 @@ static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *
     } else if (GMIME_IS_MESSAGE_PART(part)) {
         ok = walk_message_part(w, p, part, depth);
     } else if (GMIME_IS_PART(part)) {
-        ok = walk_leaf(w, p, part);
+        ok = walk_leaf(w, p, part) && (!GMIME_IS_APPLICATION_PKCS7_MIME(part) || walk_pkcs7(w, p, part, depth));
     } else {
         /* Nothing gmime makes is none of the three; show such a part as an empty leaf. */
         p->kind = MAILDEX_PART_LEAF;
@@ -246,6 +248,19 @@ static struct maildex_part *walk_object(struct walk *w, void *ctx, GMimeObject *
         return NULL;
     }
     return p;
+}
+
+/* notmuch's format_headers_sprinter: the payload's protected Subject stands for the message's, which the
+ * envelope keeps (its header-mask). Subject is the first header set_headers adds. */
+static bool show_protected_subject(struct maildex_part *p, GMimeMessage *message)
+{
+    const char *outer = g_mime_message_get_subject(message);
+
+    if (p->crypto->payload_subject == NULL || p->nheaders == 0)
+        return true;
+    p->crypto->outer_subject = maildex__show_strdup(p->crypto, outer);
+    p->headers[0].value = p->crypto->payload_subject;
+    return outer == NULL || p->crypto->outer_subject != NULL;
 }
 
 /* The root: the file's message with its headers, notmuch_message_get_header's from and date, and the
@@ -273,7 +288,7 @@ static struct maildex_part *walk_root(struct walk *w, void *ctx, GMimeMessage *m
                                              ? internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(first))
                                              : "MAILER-DAEMON");
     if (!p->crypto || !p->from || !p->date || !p->sender_address || !set_headers(p, message, w->opts->extra_headers) ||
-        (w->descend && body && !add_child(w, p, body, NULL, 0, 0))) {
+        (w->descend && body && !add_child(w, p, body, NULL, 0, 0)) || !show_protected_subject(p, message)) {
         talloc_free(p);
         return NULL;
     }
@@ -281,9 +296,10 @@ static struct maildex_part *walk_root(struct walk *w, void *ctx, GMimeMessage *m
 }
 
 struct maildex_part *maildex__show_tree(void *ctx, GMimeMessage *message, GMimeMessage *indexed,
-                                        const maildex_parts_options_t *opts)
+                                        const maildex_parts_options_t *opts, const char *const *session_keys)
 {
-    struct walk w = {.local = talloc_new(NULL), .opts = opts, .descend = opts->body, .decode = true};
+    struct walk w = {.local = talloc_new(NULL), .opts = opts, .session_keys = session_keys, .descend = opts->body,
+                     .decode = true};
     struct maildex_part *root = w.local ? walk_root(&w, ctx, message, indexed) : NULL;
 
     talloc_free(w.local);
@@ -291,14 +307,14 @@ struct maildex_part *maildex__show_tree(void *ctx, GMimeMessage *message, GMimeM
 }
 
 int maildex__show_file(void *ctx, const char *path, const maildex_parts_options_t *opts,
-                       struct maildex_part **out, char **error)
+                       const char *const *session_keys, struct maildex_part **out, char **error)
 {
     void *local = talloc_new(NULL);
     int rc = MAILDEX__PARSE_ERROR;
     GMimeMessage *indexed;
     GMimeMessage *message = local ? maildex__show_open(local, path, &indexed, &rc, error) : NULL;
 
-    *out = message ? maildex__show_tree(ctx, message, indexed, opts) : NULL;
+    *out = message ? maildex__show_tree(ctx, message, indexed, opts, session_keys) : NULL;
     if (message && *out == NULL) {
         rc = MAILDEX__PARSE_ERROR;
         if (error)
@@ -339,17 +355,19 @@ static bool part_bytes(void *ctx, GMimeObject *part, char **data, size_t *len)
     return *data != NULL;
 }
 
-int maildex__show_part_bytes(void *ctx, const char *path, int id, char **data, size_t *len, char **error)
+int maildex__show_part_bytes(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                             const char *const *session_keys, char **data, size_t *len, char **error)
 {
-    static const maildex_parts_options_t opts = MAILDEX_PARTS_OPTIONS_INIT;
+    maildex_parts_options_t opts = MAILDEX_PARTS_OPTIONS_INIT;
     void *local = talloc_new(NULL);
     int rc = MAILDEX__PARSE_ERROR;
     GMimeMessage *indexed;
     GMimeMessage *message = local ? maildex__show_open(local, path, &indexed, &rc, error) : NULL;
-    struct walk w = {.local = local, .opts = &opts, .descend = true, .decode = false};
+    struct walk w = {.local = local, .opts = &opts, .session_keys = session_keys, .descend = true, .decode = false};
 
     *data = NULL;
     *len = 0;
+    opts.decrypt = decrypt;
     if (message) {
         w.objects = g_ptr_array_new();
         if (walk_root(&w, local, message, indexed) == NULL ||

@@ -28,9 +28,10 @@ GMimeMessage *maildex__show_open(void *ctx, const char *path, GMimeMessage **ind
                                  char **error);
 
 /* The tree of message (the file's, id 0) as maildex_message_parts describes it, its from and date
- * read from indexed, under ctx; NULL only when out of memory. */
+ * read from indexed, under ctx; session_keys (NULL-terminated, or NULL) open encrypted parts unless
+ * opts->decrypt is FALSE. NULL only when out of memory. */
 struct maildex_part *maildex__show_tree(void *ctx, GMimeMessage *message, GMimeMessage *indexed,
-                                        const maildex_parts_options_t *opts);
+                                        const maildex_parts_options_t *opts, const char *const *session_keys);
 
 /* notmuch's show_text_part_content: part's content converted to UTF-8 (a mislabelled ISO-8859
  * charset replaced by the Windows one gmime detects) with CRLF turned into LF, as a talloc buffer
@@ -53,20 +54,27 @@ struct maildex_crypto_state {
     bool payload_seen;          /* a part that is not crypto has been walked (depth first) */
 };
 
-/* Verifies multipart/signed part: p gets its signatures, or gmime's reason in p->crypto_error; they
- * cover the message when no payload came before. Returns false only when out of memory. */
-bool maildex__crypto_verify(struct maildex_crypto_state *c, struct maildex_part *p, GMimeObject *part);
+/* Verifies multipart/signed part, or S/MIME signed data (application/pkcs7-mime): p gets its signatures,
+ * or gmime's reason in p->crypto_error; they cover the message when no payload came before. *content
+ * is the signed data's content (held by holder), NULL for a multipart/signed part or when gmime could
+ * not unwrap it. Returns false only when out of memory. */
+bool maildex__crypto_verify(struct maildex_crypto_state *c, void *holder, struct maildex_part *p,
+                            GMimeObject *part, GMimeObject **content);
 
-/* Decrypts multipart/encrypted part as decrypt says: *clear is the decrypted content (held by holder)
- * or NULL with p->crypto_error set; p gets the signatures that came with it. Returns false only when
- * out of memory. */
+/* Decrypts multipart/encrypted part (or S/MIME enveloped data) as decrypt says, with session_keys first (maildex__crypto_unwrap):
+ * *clear is the decrypted content (held by holder) or NULL with p->crypto_error set when decryption
+ * was tried; p gets the signatures that came with it, and with STASH its session key. Returns false
+ * only when out of memory. */
 bool maildex__crypto_decrypt(struct maildex_crypto_state *c, void *holder, struct maildex_part *p,
-                             GMimeObject *part, maildex_decrypt_t decrypt, GMimeObject **clear);
+                             GMimeObject *part, maildex_decrypt_t decrypt, const char *const *session_keys,
+                             GMimeObject **clear);
 
 /* _notmuch_message_crypto_potential_payload: part (child childnum of parent, NULL for the message's
- * root part) is payload unless it is the control part of a multipart/encrypted. */
-void maildex__crypto_payload(struct maildex_crypto_state *c, GMimeObject *part, GMimeObject *parent,
-                             int childnum);
+ * root part) is payload unless it is the control part of a multipart/encrypted; the first payload of a
+ * signed or fully decrypted message carries its protected Subject (a talloc child of the envelope).
+ * Returns the part to show in its place: a fully decrypted payload without its legacy display part. */
+GMimeObject *maildex__crypto_payload(struct maildex_crypto_state *c, GMimeObject *part, GMimeObject *parent,
+                                     int childnum);
 
 /* talloc_strdup that keeps NULL. */
 char *maildex__show_strdup(void *ctx, const char *s);

@@ -39,6 +39,7 @@ struct maildex_part {
     size_t nsignatures;
     char *crypto_error;
     maildex_crypto_t *crypto;
+    char *session_key;           /* decrypted with MAILDEX_DECRYPT_STASH: its session key, to keep */
 };
 
 /* maildex_reply_t: the reply's headers, and the message replied to. */
@@ -54,14 +55,15 @@ struct maildex_reply {
  * when the file cannot be read; or MAILDEX__PARSE_NOT_MAIL when gmime finds no message in it. Results
  * go under ctx. */
 int maildex__show_file(void *ctx, const char *path, const maildex_parts_options_t *opts,
-                       struct maildex_part **out, char **error);
-/* *data is NULL (and PARSE_OK returned) when there is no part id. */
-int maildex__show_part_bytes(void *ctx, const char *path, int id, char **data, size_t *len,
-                             char **error);
+                       const char *const *session_keys, struct maildex_part **out, char **error);
+/* *data is NULL (and PARSE_OK returned) when there is no part id; parts are numbered as show_file numbers
+ * them when it decrypts as decrypt says. */
+int maildex__show_part_bytes(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                             const char *const *session_keys, char **data, size_t *len, char **error);
 /* message_id is the message's id as the database has it (In-Reply-To and References name it). */
 int maildex__show_reply_file(void *ctx, const char *path, const char *message_id,
-                             const maildex_reply_options_t *opts, struct maildex_reply **out,
-                             char **error);
+                             const maildex_reply_options_t *opts, const char *const *session_keys,
+                             struct maildex_reply **out, char **error);
 /* *out: the distinct ids of References and In-Reply-To (self excluded), sorted bytewise as notmuch's
  * reference terms are, NULL-terminated. */
 int maildex__show_references_file(void *ctx, const char *path, const char *message_id, char ***out,

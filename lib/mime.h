@@ -17,9 +17,11 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 5 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+#define MAILDEX__MIME_ABI 6 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
                               4: show's crypto (parts options verify/decrypt, parts' signatures);
-                              5: user-defined fields (parse's user_fields, the message's user_text) */
+                              5: user-defined fields (parse's user_fields, the message's user_text);
+                              6: index-time crypto (parse options, session keys in and out), the
+                                 user fields moved into the parse options */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -27,20 +29,21 @@ struct maildex__mime_ops {
     uint32_t ops_size;     /* sizeof(struct maildex__mime_ops) */
     uint32_t message_size; /* sizeof(struct maildex__parsed_message) */
     void (*init)(void);
-    int (*parse_file)(void *ctx, const char *path, const maildex_pair_t *user_fields,
+    int (*parse_file)(void *ctx, const char *path, const struct maildex__parse_options *opts,
                       struct maildex__parsed_message **out, char **error);
-    int (*parse_buffer)(void *ctx, const char *data, size_t len, const maildex_pair_t *user_fields,
+    int (*parse_buffer)(void *ctx, const char *data, size_t len, const struct maildex__parse_options *opts,
                         struct maildex__parsed_message **out, char **error);
     /* show and reply (cli/cmd-show.c, cli/cmd-reply.c; lib/mime-show.h says what each returns): a
      * file's parts, the bytes of one part, a reply to it, and its References ids (thread-tree.c).
-     * Only plain talloc structs (mime-tree.h) come back. */
+     * Only plain talloc structs (mime-tree.h) come back. session_keys: the message's stored
+     * "session-key" properties, NULL-terminated, or NULL. */
     int (*show_file)(void *ctx, const char *path, const maildex_parts_options_t *opts,
-                     struct maildex_part **out, char **error);
-    int (*show_part_bytes)(void *ctx, const char *path, int id, char **data, size_t *len,
-                           char **error);
+                     const char *const *session_keys, struct maildex_part **out, char **error);
+    int (*show_part_bytes)(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                           const char *const *session_keys, char **data, size_t *len, char **error);
     int (*show_reply_file)(void *ctx, const char *path, const char *message_id,
-                           const maildex_reply_options_t *opts, struct maildex_reply **out,
-                           char **error);
+                           const maildex_reply_options_t *opts, const char *const *session_keys,
+                           struct maildex_reply **out, char **error);
     int (*show_references_file)(void *ctx, const char *path, const char *message_id, char ***out,
                                 char **error);
 };
@@ -57,8 +60,8 @@ struct maildex__mime_ops {
     }
 
 /* Parses, under ctx, the first of message key's files (in the order they were found) that reads as
- * mail, as `reindex` and `address` (for a message stored without its addresses) read a message;
- * *out is NULL when none does. Returns MAILDEX_STATUS_OK or a database status. (reindex.c) */
+ * mail, as `address` (for a message stored without its addresses) reads a message; *out is NULL when
+ * none does. Returns MAILDEX_STATUS_OK or a database status. (reindex.c) */
 maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
                                            void *ctx, int64_t key,
                                            struct maildex__parsed_message **out);

@@ -6,6 +6,7 @@
 #include "maildex-private.h"
 
 #include "maildir.h"
+#include "message-properties.h"
 #include "message-parse.h"
 #include "mime.h"
 #include "renames.h"
@@ -41,8 +42,8 @@ static bool is_gone(const char *path)
 /* Parses the first of the message's files that still reads as mail, and, when gone is not NULL, lists
  * the files that are gone (then every file is looked at, so that all of them are found). */
 static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                       void *ctx, int64_t key, struct maildex__parsed_message **out,
-                                       GArray *gone)
+                                       void *ctx, int64_t key, const struct maildex__parse_options *opts,
+                                       struct maildex__parsed_message **out, GArray *gone)
 {
     sqlite3_stmt *stmt;
     bool row;
@@ -62,7 +63,7 @@ static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__m
             st = MAILDEX_STATUS_NO_MEMORY;
             break;
         }
-        if (*out == NULL && mime->parse_file(ctx, path, db->user_fields, &m, NULL) == MAILDEX__PARSE_OK)
+        if (*out == NULL && mime->parse_file(ctx, path, opts, &m, NULL) == MAILDEX__PARSE_OK)
             *out = m;
         else if (m == NULL && gone && is_gone(path))
             g_array_append_val(gone, file_id);
@@ -75,7 +76,7 @@ maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct mailde
                                            void *ctx, int64_t key,
                                            struct maildex__parsed_message **out)
 {
-    return parse_any_file(db, mime, ctx, key, out, NULL);
+    return parse_any_file(db, mime, ctx, key, NULL, out, NULL);
 }
 
 /* Drops the files that are gone; *removed is set when they were all the message had. */
@@ -101,7 +102,36 @@ static maildex_status_t check_mail_root(maildex_db_t *db)
                           db->mail_root);
 }
 
-maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
+/* Re-indexes the message with Message-ID id, when it is still there and a file of it can be read:
+ * decrypting as decrypt says, with the session keys it keeps unless they are to go. */
+static maildex_status_t reindex_one(maildex_db_t *db, const struct maildex__mime_ops *mime, const char *id,
+                                    maildex_decrypt_t decrypt, GArray *gone, uint64_t *done)
+{
+    void *local = talloc_new(NULL);
+    struct maildex__parse_options opts = {.decrypt = decrypt, .user_fields = db->user_fields};
+    struct maildex__parsed_message *m = NULL;
+    const char **keys = NULL;
+    int64_t key, new_key;
+    bool removed = false;
+    maildex_status_t st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, id, &key);
+
+    g_array_set_size(gone, 0);
+    if (st == MAILDEX_STATUS_OK && key && decrypt != MAILDEX_DECRYPT_FALSE)
+        st = maildex__session_keys(db, local, key, &keys);
+    opts.session_keys = keys;
+    if (st == MAILDEX_STATUS_OK && key)
+        st = parse_any_file(db, mime, local, key, &opts, &m, gone);
+    if (st == MAILDEX_STATUS_OK)
+        st = drop_gone(db, gone, &removed);
+    if (st == MAILDEX_STATUS_OK && m && !removed) {
+        st = maildex__store_reindex(db, key, m, decrypt == MAILDEX_DECRYPT_FALSE, &new_key);
+        ++*done;
+    }
+    talloc_free(local);
+    return st;
+}
+
+maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, uint64_t *reindexed)
 {
     maildex_db_t *db = maildex__query_db(q);
     GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
@@ -123,21 +153,7 @@ maildex_status_t maildex_reindex(maildex_query_t *q, uint64_t *reindexed)
     if (st == MAILDEX_STATUS_OK)
         st = maildex__begin(db);
     for (guint i = 0; i < ids->len && st == MAILDEX_STATUS_OK; i++) {
-        void *local = talloc_new(NULL);
-        struct maildex__parsed_message *m = NULL;
-        int64_t key, new_key;
-        bool removed = false;
-        g_array_set_size(gone, 0);
-        st = maildex__lookup_id(db, MAILDEX__STMT_MESSAGE_FIND, ids->pdata[i], &key);
-        if (st == MAILDEX_STATUS_OK && key)
-            st = parse_any_file(db, mime, local, key, &m, gone);
-        if (st == MAILDEX_STATUS_OK)
-            st = drop_gone(db, gone, &removed);
-        if (st == MAILDEX_STATUS_OK && m && !removed) {
-            st = maildex__store_reindex(db, key, m, &new_key);
-            done++;
-        }
-        talloc_free(local);
+        st = reindex_one(db, mime, ids->pdata[i], decrypt, gone, &done);
         if (st == MAILDEX_STATUS_OK && (i + 1) % BATCH == 0)
             st = maildex__commit_and_begin(db);
     }

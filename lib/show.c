@@ -2,6 +2,7 @@
  * read, as notmuch's mime_node_open picks it, the parser module's tree and reply handed out, and the
  * accessors of a part. The parsing itself is the module's (mime-show.c, mime-reply.c); this file must
  * not touch gmime, print, or read config. */
+#include "message-properties.h"
 #include "mime.h"
 #include "search.h"
 
@@ -46,9 +47,17 @@ static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *
 
 /* ---- the parts ----------------------------------------------------------------------------------- */
 
+/* The message's stored session keys (NULL-terminated, under m), when decrypt may use them. */
+static maildex_status_t session_keys(maildex_message_t *m, maildex_decrypt_t decrypt, const char ***keys)
+{
+    *keys = NULL;
+    return decrypt == MAILDEX_DECRYPT_FALSE ? MAILDEX_STATUS_OK : maildex__session_keys(m->q->db, m, m->key, keys);
+}
+
 struct parts_call {
     const struct maildex__mime_ops *ops;
     const maildex_parts_options_t *opts;
+    const char **session_keys;
     struct maildex_part *root;
 };
 
@@ -56,7 +65,7 @@ static int open_parts(void *ctx, const char *path, void *data, char **error)
 {
     struct parts_call *c = data;
 
-    return c->ops->show_file(ctx, path, c->opts, &c->root, error);
+    return c->ops->show_file(ctx, path, c->opts, c->session_keys, &c->root, error);
 }
 
 maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, const maildex_parts_options_t *opts,
@@ -68,7 +77,10 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, cons
 
     *out = NULL;
     if (st == MAILDEX_STATUS_OK)
+        st = session_keys(m, c.opts->decrypt, &c.session_keys);
+    if (st == MAILDEX_STATUS_OK)
         st = with_file(m, duplicate, open_parts, &c);
+    talloc_free(c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         *out = c.root;
     else
@@ -79,6 +91,8 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, cons
 struct bytes_call {
     const struct maildex__mime_ops *ops;
     int id;
+    maildex_decrypt_t decrypt;
+    const char **session_keys;
     char *data;
     size_t len;
 };
@@ -88,19 +102,22 @@ static int open_bytes(void *ctx, const char *path, void *data, char **error)
     struct bytes_call *c = data;
 
     talloc_free(c->data);
-    return c->ops->show_part_bytes(ctx, path, c->id, &c->data, &c->len, error);
+    return c->ops->show_part_bytes(ctx, path, c->id, c->decrypt, c->session_keys, &c->data, &c->len, error);
 }
 
-maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, const char **data,
-                                            size_t *len)
+maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
+                                            const char **data, size_t *len)
 {
-    struct bytes_call c = {.id = id};
+    struct bytes_call c = {.id = id, .decrypt = decrypt};
     maildex_status_t st = maildex__mime(m->q->db, &c.ops);
 
     *data = NULL;
     *len = 0;
     if (st == MAILDEX_STATUS_OK)
+        st = session_keys(m, decrypt, &c.session_keys);
+    if (st == MAILDEX_STATUS_OK)
         st = with_file(m, duplicate, open_bytes, &c);
+    talloc_free(c.session_keys);
     if (st == MAILDEX_STATUS_OK && c.data == NULL)
         st = maildex__error(m->q->db, MAILDEX_STATUS_NOT_FOUND, "message id:%s has no part %d", m->message_id, id);
     if (st != MAILDEX_STATUS_OK) {
@@ -147,6 +164,7 @@ bool maildex_part_verified(const maildex_part_t *p) { return p->verified; }
 int maildex_part_decrypt(const maildex_part_t *p) { return p->decrypt; }
 const char *maildex_part_crypto_error(const maildex_part_t *p) { return p->crypto_error; }
 const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p) { return p->crypto; }
+const char *maildex_part_session_key(const maildex_part_t *p) { return p->session_key; }
 
 const maildex_signature_t *maildex_part_signatures(const maildex_part_t *p, size_t *n)
 {
@@ -177,6 +195,7 @@ struct reply_call {
     const struct maildex__mime_ops *ops;
     const maildex_reply_options_t *opts;
     const char *message_id;
+    const char **session_keys;
     struct maildex_reply *reply;
 };
 
@@ -184,7 +203,7 @@ static int open_reply(void *ctx, const char *path, void *data, char **error)
 {
     struct reply_call *c = data;
 
-    return c->ops->show_reply_file(ctx, path, c->message_id, c->opts, &c->reply, error);
+    return c->ops->show_reply_file(ctx, path, c->message_id, c->opts, c->session_keys, &c->reply, error);
 }
 
 maildex_status_t maildex_message_reply(maildex_message_t *m, int duplicate, const maildex_reply_options_t *opts,
@@ -195,7 +214,10 @@ maildex_status_t maildex_message_reply(maildex_message_t *m, int duplicate, cons
 
     *out = NULL;
     if (st == MAILDEX_STATUS_OK)
+        st = session_keys(m, opts->decrypt, &c.session_keys);
+    if (st == MAILDEX_STATUS_OK)
         st = with_file(m, duplicate, open_reply, &c);
+    talloc_free(c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         *out = c.reply;
     else

@@ -85,6 +85,7 @@
     X(PROPERTY_REMOVE, "DELETE FROM properties WHERE message = ?1 AND key = ?2 AND value = ?3") \
     X(PROPERTIES_DELETE_INDEX, "DELETE FROM properties WHERE message = ?1 "                   \
                                "AND key >= 'index.' AND key < 'index/'")                      \
+    X(PROPERTIES_DELETE_KEY, "DELETE FROM properties WHERE message = ?1 AND key = ?2")         \
     /* query-fields.c */                                                                      \
     X(PROPERTY_COUNT, "SELECT messages FROM property_counts WHERE key = ?1 AND value = ?2")    \
     X(ADDRESSES_INSERT, "INSERT INTO addresses(id, sender, recipients) VALUES (?1, ?2, ?3)")  \

@@ -81,7 +81,10 @@ enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, CO
 static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                             const char *cols[NCOLS])
 {
-    cols[COL_SUBJECT] = m->subject;
+    /* Both subjects of a message with protected headers are indexed, as notmuch does. */
+    cols[COL_SUBJECT] = m->subject_protected ? talloc_asprintf(ctx, "%s%c%s", m->subject, MAILDEX_FTS_PART_BREAK,
+                                                               m->subject_protected)
+                                             : m->subject;
     cols[COL_FROM] = m->from;
     cols[COL_TO] = talloc_asprintf(ctx, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
                                    *m->bcc ? " " : "", m->bcc);
@@ -111,10 +114,11 @@ struct maildex__store_text *maildex__store_text_prepare(void *ctx,
         return NULL;
     message_columns(text, m, text->cols);
     /* The text owns its columns: a held text outlives the parsed message (text-queue.h). */
-    for (int c = 0; c < NCOLS && text->cols[COL_TO]; c++)
+    bool ok = text->cols[COL_TO] && text->cols[COL_SUBJECT];
+    for (int c = 0; ok && c < NCOLS; c++)
         if (text->cols[c] && c != COL_TO && !(text->cols[c] = talloc_strdup(text, text->cols[c])))
-            text->cols[COL_TO] = NULL;
-    if (text->cols[COL_TO] == NULL) {
+            ok = false;
+    if (!ok) {
         talloc_free(text);
         return NULL;
     }
@@ -190,8 +194,8 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     maildex_status_t st = held ? MAILDEX_STATUS_OK : maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
 
     message_columns(local, m, fresh);
-    if (merged == NULL || fresh[COL_TO] == NULL)
-        st = MAILDEX_STATUS_NO_MEMORY;
+    if (st == MAILDEX_STATUS_OK && (merged == NULL || fresh[COL_TO] == NULL || fresh[COL_SUBJECT] == NULL))
+        st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st == MAILDEX_STATUS_OK && held) {
         st = merge_held_text(held, fresh);
         goto done;
@@ -240,7 +244,9 @@ static void bind_headers(sqlite3_stmt *stmt, int first, const struct maildex__pa
     sqlite3_bind_int64(stmt, first, m->date);
     if (m->parent_id)
         sqlite3_bind_text(stmt, first + 1, m->parent_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, first + 2, m->subject, -1, SQLITE_STATIC);
+    /* the protected Subject is the one shown (notmuch's _notmuch_message_update_subject) */
+    sqlite3_bind_text(stmt, first + 2, m->subject_protected ? m->subject_protected : m->subject, -1,
+                      SQLITE_STATIC);
     sqlite3_bind_text(stmt, first + 3, m->from_name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, first + 4, revision);
 }
@@ -340,6 +346,8 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
             st = merge_copy_text(db, key, m);
         if (st == MAILDEX_STATUS_OK)
             st = add_structure_tags(db, key, m);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex__properties_indexed(db, key, m);
         if (st == MAILDEX_STATUS_OK && opts->synchronize_flags && !opts->tags_decide_flags)
             st = maildex__message_flags_to_tags(db, key);
         return st;
@@ -349,6 +357,8 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
         st = insert_file(db, key, file);
     if (st == MAILDEX_STATUS_OK)
         st = tag_new_message(db, key, m, file, opts);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_indexed(db, key, m);
     if (st == MAILDEX_STATUS_OK)
         *added = true;
     return st;
@@ -422,7 +432,8 @@ static maildex_status_t update_message(maildex_db_t *db, int64_t key,
 }
 
 maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
-                                        const struct maildex__parsed_message *m, int64_t *new_key)
+                                        const struct maildex__parsed_message *m, bool drop_session_keys,
+                                        int64_t *new_key)
 {
     sqlite3_stmt *stmt;
     int64_t date = 0, thread = 0;
@@ -463,7 +474,9 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_tag(db, *new_key, "encrypted", m->is_encrypted, NULL);
     if (st == MAILDEX_STATUS_OK)
-        st = maildex__properties_reindexed(db, *new_key);
+        st = maildex__properties_reindexed(db, *new_key, drop_session_keys);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__properties_indexed(db, *new_key, m);
     return st;
 }
 

@@ -49,7 +49,7 @@ maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int
 
 /* Adds a file with its parsed contents. A Message-ID new to the store becomes a message (*added =
  * true): indexed, threaded, tagged with new_tags (no "unread" when the file has the S flag), the
- * Maildir flags and "attachment". A known Message-ID only gains the file (a duplicate, or the new
+ * Maildir flags and "attachment", with the properties its parse found (session keys, index.*). A known Message-ID only gains the file (a duplicate, or the new
  * name of a renamed file) and has its flags re-synchronised (unless opts->tags_decide_flags). text,
  * when given, is maildex__store_text_prepare(m), taken over when opts->hold_text; otherwise it is
  * built here. */
@@ -66,9 +66,11 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
 /* Re-indexes a stored message from a fresh parse of one of its files: text, addresses, subject,
  * author, date (a new date moves the message to a new key, with its files, tags and properties),
  * parent, thread links and the "attachment" tag; every other tag stays, and every property but the
- * "index.*" ones (notmuch's rule). *new_key is the message's key afterwards. */
+ * "index.*" ones (notmuch's rule), which become what this parse found, and with drop_session_keys
+ * the "session-key" ones. *new_key is the message's key afterwards. */
 maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
-                                        const struct maildex__parsed_message *m, int64_t *new_key);
+                                        const struct maildex__parsed_message *m, bool drop_session_keys,
+                                        int64_t *new_key);
 
 /* Removes one file. When it was the message's last file the message leaves the store completely
  * (text, tags, properties; a ghost keeps its place in a thread that has other messages):

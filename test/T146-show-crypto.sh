@@ -14,12 +14,7 @@ test_require gpg
 test_require gpgconf
 differential_setup "deleted;spam"
 
-copy_maildir "$srcdir/test/corpora/emacs/mail"
-# The keys in a GnuPG home of the test's own (short, for the agent's socket), trusted ultimately so
-# that the user id is shown; its agent is killed at the end. NOKEYS has no key at all.
-gpg_test_keys T146
-NOKEYS=$(mktemp -d "${TMPDIR:-/tmp}/maildex-T146n.XXXXXX")
-trap 'gpgconf --kill gpg-agent; GNUPGHOME=$NOKEYS gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME" "$NOKEYS"' EXIT
+crypto_corpus_setup T146
 "$NOTMUCH" new > /dev/null 2>&1
 maildex new > /dev/null 2>&1
 

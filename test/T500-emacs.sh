@@ -54,12 +54,9 @@ mkdir -p "$out"
 # The private HOME holds the only config, where notmuch and maildex both look last.
 unset MAILDEX_CONFIG
 tester_config > "$HOME/.notmuch-config"
-copy_maildir "$corpus/mail"
-
-# The throw-away keys, in a GnuPG home of the test's own (short, for the agent's socket), whose
-# agent is started here and killed at the end.
-gpg_test_keys T500
-trap 'gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME"' EXIT
+# The corpus and its throw-away keys, in a GnuPG home of the test's own whose agent is killed at the
+# end.
+crypto_corpus_setup T500
 
 # The mock sendmail keeps what it is given, one file per message, and its arguments.
 cat > "$TMP_DIRECTORY/sendmail" <<EOF

@@ -11,11 +11,14 @@
 #if defined(SKEW_OLD)
 const struct {
     void (*init)(void);
-    int (*parse_file)(void *, const char *, const maildex_pair_t *, struct maildex__parsed_message **, char **);
-    int (*parse_buffer)(void *, const char *, size_t, const maildex_pair_t *, struct maildex__parsed_message **,
-                        char **);
-} maildex_mime_ops = {maildex__message_parse_init, maildex__message_parse_file,
-                      maildex__message_parse_buffer};
+    int (*parse_file)(void *, const char *, struct maildex__parsed_message **, char **);
+    int (*parse_buffer)(void *, const char *, size_t, struct maildex__parsed_message **, char **);
+} maildex_mime_ops = {maildex__message_parse_init,
+                      /* never called: the loader refuses this table before it looks further */
+                      (int (*)(void *, const char *, struct maildex__parsed_message **, char **))(
+                          void (*)(void)) maildex__message_parse_file,
+                      (int (*)(void *, const char *, size_t, struct maildex__parsed_message **, char **))(
+                          void (*)(void)) maildex__message_parse_buffer};
 #else
 #if defined(SKEW_ABI)
 #define ABI (MAILDEX__MIME_ABI + 1)

@@ -352,6 +352,17 @@ CONFIG
     done
 }
 
+# The crypto tests' setup (after differential_setup): test/corpora/emacs in the mail root, and its keys
+# in a GnuPG home of the test's own (short, for the agent's socket; NAME names it), trusted ultimately
+# so that the user id is shown; GNUPGHOME is exported, NOKEYS is a home with no key at all, and both
+# agents are killed at the end.
+crypto_corpus_setup() {
+    copy_maildir "$srcdir/test/corpora/emacs/mail"
+    gpg_test_keys "$1"
+    NOKEYS=$(mktemp -d "${TMPDIR:-/tmp}/maildex-${1}n.XXXXXX")
+    trap 'gpgconf --kill gpg-agent; GNUPGHOME=$NOKEYS gpgconf --kill gpg-agent; rm -rf "$GNUPGHOME" "$NOKEYS"' EXIT
+}
+
 # Prints the store as sorted lines "message-id<TAB>tags<TAB>files<TAB>thread-size", read straight
 # from the database, so tests of `new` do not depend on the search commands.
 maildex_store_dump() {

@@ -178,7 +178,7 @@ TEST(reindex_drops_only_index_properties)
     ASSERT_EQ(maildex_db_set_properties(db, "m1@example.org", pairs, 5, false), MAILDEX_STATUS_OK);
     ASSERT_EQ(maildex_db_set_properties(db, "m2@example.org", pairs, 5, false), MAILDEX_STATUS_OK);
     ASSERT_EQ(maildex_query_create(db, "id:m1@example.org", &opts, &q), MAILDEX_STATUS_OK);
-    ASSERT_EQ(maildex_reindex(q, &n), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_reindex(q, MAILDEX_DECRYPT_AUTO, &n), MAILDEX_STATUS_OK);
     ASSERT_EQ(n, 1);
     maildex_query_destroy(q);
     expect_properties(db, "id:m1@example.org", "foo=bar index=kept indexx=kept");
