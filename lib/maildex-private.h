@@ -37,6 +37,8 @@ struct maildex_db {
     int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
     bool turn_failed;                     /* ... it could not be opened: not tried again */
     bool turn_announced;                  /* this handle holds a shared lock on it: waiting */
+    GHashTable *changed_threads;          /* threads the running maildex_index changed, when its
+                                             host asked (maildex__thread_changed); else NULL */
 };
 
 /* How long writers wait for each other (maildex.h, maildex_db_set_waiting, says so): a write for
