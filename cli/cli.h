@@ -97,6 +97,7 @@ command_fn cmd_compact;
 command_fn cmd_insert;
 command_fn cmd_show;
 command_fn cmd_reply;
+command_fn cmd_watch;
 
 /* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
  * (relative-date.c). */
@@ -115,6 +116,10 @@ char *cli_query_string(void *ctx, int argc, char **argv);
 /* argv joined as cli_query_string joins it, or NULL when it is empty, after notmuch's message ("Error:
  * notmuch search requires at least one search term.", with this program's and command's names). */
 char *cli_query_required(struct cli *cli, int argc, char **argv);
+
+/* notmuch refuses to index with a new.tags tag it would refuse to add, before any hook: returns 0,
+ * or 1 after saying which tag and why (cmd-new.c; watch too). */
+int cli_check_new_tags(char *const *tags);
 
 /* The keywords of --format=text|text0|json|sexp, as enum sprinter_format (cmd-search.c). */
 extern const struct keyword cli_format_keywords[];

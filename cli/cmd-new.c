@@ -163,8 +163,7 @@ static void report(const maildex_index_stats_t *s, bool first_run, double elapse
     printf("\n");
 }
 
-/* notmuch refuses to run with a new.tags tag it would refuse to add, before any hook. */
-static int check_new_tags(const char *const *tags)
+int cli_check_new_tags(char *const *tags)
 {
     const char *why;
 
@@ -230,7 +229,7 @@ int cmd_new(struct cli *cli, int argc, char **argv)
                         &io.synchronize_flags, &error) != 0)
         return cli_error(cli, "%s", error);
     io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
-    if ((rc = check_new_tags(io.new_tags)) != 0)
+    if ((rc = cli_check_new_tags((char *const *) io.new_tags)) != 0)
         return rc;
     if (!no_hooks && (rc = hook_run(cli, "pre-new")) != 0)
         return rc;
