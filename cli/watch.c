@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define WATCH_RETRY_MS 5000    /* after a round failed */
 #define WATCH_RESCAN_MS 60000  /* full passes while some directory could not be watched */
@@ -46,7 +47,8 @@ struct watch {
     struct round round;
     GHashTable *dirty;       /* paths (owned) that changed since the last round began */
     bool full_pending;       /* the next round is a full pass */
-    bool running, stopping, reload_pending, unwatched;
+    bool running, stopping, reload_pending;
+    bool unwatched, was_unwatched; /* a directory could not be watched (this sync, the one before) */
     bool ready;              /* the first pass is done */
     volatile int interrupted; /* read by maildex_index on the worker */
     uint64_t first_change;   /* uv_now() of the oldest change not yet indexed; 0: none */
@@ -230,7 +232,7 @@ static void watch_failed(void *data, const char *path, int err)
 {
     struct watch *w = data;
 
-    if (!w->unwatched)
+    if (!w->was_unwatched)
         log_line("cannot watch '%s%s%s': %s%s; a full pass every %d s instead", w->mail_root,
                  path[0] ? "/" : "", path, strerror(err),
                  err == ENOSPC ? " (the limit fs.inotify.max_user_watches)" : "",
@@ -253,7 +255,7 @@ static size_t sync_watches(struct watch *w, bool look_again)
     char **paths = NULL;
     GPtrArray *wanted = g_ptr_array_new();
     size_t watched;
-    bool was_unwatched = w->unwatched;
+    bool was_unwatched = w->was_unwatched = w->unwatched;
 
     if (maildex_db_directories(w->db, &paths) != MAILDEX_STATUS_OK) {
         log_line("cannot list the directories to watch: %s", maildex_db_errmsg(w->db));
@@ -313,8 +315,8 @@ static void round_done(uv_work_t *req, int uv_status)
     }
     watched = sync_watches(w, true);
     if (!w->ready && !w->opts.quiet)
-        log_line("watching %zu %s under '%s'", watched, watched == 1 ? "directory" : "directories",
-                 w->mail_root);
+        log_line("watching %zu %s under '%s' (pid %ld)", watched,
+                 watched == 1 ? "directory" : "directories", w->mail_root, (long) getpid());
     w->ready = true;
     if (w->reload_pending)
         watch_reload(w);
