@@ -69,6 +69,15 @@ deliver() {
     mv "$MAIL_DIR/$1/../tmp/$2" "$MAIL_DIR/$1/$2"
 }
 
+# deliver_many DIR NAME N: N messages NAME-0@x ... delivered into DIR one after the other.
+deliver_many() {
+    i=0
+    while [ $i -lt "$3" ]; do
+        deliver "$1" "$2-$i@x"
+        i=$((i + 1))
+    done
+}
+
 # same_as_new: the store equals the one `new` makes from scratch of the same mail (tags, files,
 # thread sizes), and is consistent.
 same_as_new() {
@@ -172,13 +181,7 @@ maildex tag -watched -- tag:watched
 
 test_begin_subtest "SIGTERM in a burst loses nothing: what was not indexed, the next new indexes"
 start_watch
-(
-    i=0
-    while [ $i -lt 300 ]; do
-        deliver new "burst-$i@x"
-        i=$((i + 1))
-    done
-) &
+deliver_many new burst 300 &
 burst=$!
 sleep 0.5
 kill -TERM "$watch_pid"
@@ -190,19 +193,11 @@ test_expect_equal "$watch_status:$(maildex count subject:burst):$(same_as_new)" 
 
 test_begin_subtest "a new from cron beside the watch: both index, neither fails, the same store"
 start_watch
-(
-    i=0
-    while [ $i -lt 100 ]; do
-        deliver cur "cron-$i@x"
-        i=$((i + 1))
-    done
-) &
+deliver_many cur cron 100 &
 burst=$!
-news=0
 failed=0
 while kill -0 $burst 2>/dev/null; do
     maildex new --quiet --no-hooks || failed=$((failed + 1))
-    news=$((news + 1))
 done
 wait $burst
 within_second subject:cron 100 >/dev/null
