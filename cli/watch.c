@@ -314,7 +314,7 @@ static void round_done(uv_work_t *req, int uv_status)
         return;
     }
     watched = sync_watches(w, true);
-    if (!w->ready && !w->opts.quiet)
+    if (!w->ready) /* always: scripts and tests wait for it */
         log_line("watching %zu %s under '%s' (pid %ld)", watched,
                  watched == 1 ? "directory" : "directories", w->mail_root, (long) getpid());
     w->ready = true;

@@ -56,7 +56,8 @@ struct watch_options {
     bool signals;          /* handle SIGTERM and SIGINT (finish the round, commit, stop) and SIGHUP
                               (watch_reload) on the loop: `maildex watch` sets it; a host that
                               handles its own signals calls watch_stop and watch_reload instead */
-    bool quiet;            /* do not log rounds on stderr (errors and fallbacks are logged anyway) */
+    bool quiet;            /* do not log rounds on stderr (errors, fallbacks and the line saying
+                              the first pass is done are logged anyway) */
     /* After each round, on the loop's thread. NULL for none. */
     void (*round)(void *data, const struct watch_round *round);
     /* Once the watch has stopped (watch_stop, or a signal) and every handle is closed, with 0 or the
