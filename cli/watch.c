@@ -476,8 +476,16 @@ static void test_hooks(struct watch *w)
 #endif
 }
 
+/* A round waits for another writer (a `new` from cron): said in the log whatever stderr is, since
+ * nobody watches a terminal for a daemon. Called on the worker; touches nothing of the watch. */
+static void on_db_waiting(void *data, const char *what)
+{
+    (void) data;
+    log_line("%s", what);
+}
+
 /* The watch's own read-write handle, opened as every command opens one (creating the database
- * and its directory, the waiting message), without touching the host's cli->db. */
+ * and its directory), without touching the host's cli->db. */
 static int open_db(struct watch *w)
 {
     maildex_db_t *host_db = w->cli->db;
@@ -487,6 +495,8 @@ static int open_db(struct watch *w)
     rc = cli_open_db(w->cli, MAILDEX_DB_CREATE);
     w->db = w->cli->db;
     w->cli->db = host_db;
+    if (rc == 0)
+        maildex_db_set_waiting(w->db, on_db_waiting, w);
     return rc;
 }
 

@@ -204,6 +204,24 @@ within_second subject:cron 100 >/dev/null
 stop_watch
 test_expect_equal "$failed:$watch_status:$(maildex count subject:cron):$(same_as_new)" "0:0:100:ok"
 
+test_begin_subtest "a round that waits for another writer says so in the log, then indexes"
+SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+if [ -f "$SHIM" ]; then
+    start_watch
+    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 maildex tag +stalled -- id:existing-1@x &
+    tagger=$!
+    sleep 0.3
+    deliver new waited@x
+    wait_log 'waiting for another maildex writer'
+    wait $tagger
+    within_second id:waited@x 1 >/dev/null
+    stop_watch
+    maildex tag -stalled -- tag:stalled
+    test_expect_equal "$(grep -c '^maildex watch: waiting for another maildex writer (pid [0-9]*)$' "$WLOG"):$(maildex count id:waited@x)" "1:1"
+else
+    test_skip_ "test/fault-shim.so is built by make check"
+fi
+
 test_begin_subtest "an inotify overflow (simulated): logged, a full pass, the store new would make"
 start_watch MAILDEX_WATCH_TEST_OVERFLOW=3
 if grep -q 'test hooks' "$WLOG"; then
