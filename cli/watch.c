@@ -53,7 +53,8 @@ struct watch {
     volatile int interrupted; /* read by maildex_index on the worker */
     uint64_t first_change;   /* uv_now() of the oldest change not yet indexed; 0: none */
     uint64_t retry_at;       /* no round before this uv_now() (after a failure) */
-    int status;              /* the last failed round's, for stopped() */
+    int status;              /* for stopped(): 1 once inotify could not be read, else 0 (a failed
+                                round is retried, and SIGTERM exits 0) */
     int open_handles;
     /* the config as last read: what rounds index with */
     char **new_tags, **ignore;
@@ -205,9 +206,11 @@ static void log_round(struct watch *w, const struct round *r, int status)
 {
     double ms = (uv_hrtime() - r->started) / 1e6;
 
-    if (r->error)
-        log_line("indexing failed: %s; trying again in %d s", r->error, WATCH_RETRY_MS / 1000);
-    else if (r->hook_status)
+    if (r->error) {
+        log_line("indexing failed: %s; a full pass in %d s", r->error, WATCH_RETRY_MS / 1000);
+        return;
+    }
+    if (r->hook_status)
         log_line("the post-new hook failed (status %d)", r->hook_status);
     if (w->opts.quiet || (!round_changed(r) && !r->full && status == 0))
         return;
@@ -300,7 +303,6 @@ static void round_done(uv_work_t *req, int uv_status)
     w->running = false;
     log_round(w, r, status);
     if (r->error) { /* everything it was to do is done by a full pass, later */
-        w->status = status;
         w->full_pending = true;
         w->retry_at = uv_now(w->loop) + WATCH_RETRY_MS;
     }

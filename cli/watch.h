@@ -60,8 +60,9 @@ struct watch_options {
                               the first pass is done are logged anyway) */
     /* After each round, on the loop's thread. NULL for none. */
     void (*round)(void *data, const struct watch_round *round);
-    /* Once the watch has stopped (watch_stop, or a signal) and every handle is closed, with 0 or the
-     * status a failed round left; the watch is freed just after. NULL for none. */
+    /* Once the watch has stopped (watch_stop, or a signal) and every handle is closed, with 0, or 1
+     * when it stopped because inotify could not be read (a failed round is retried, not fatal);
+     * the watch is freed just after. NULL for none. */
     void (*stopped)(void *data, int status);
     void *data;
 };

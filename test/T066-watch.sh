@@ -179,6 +179,20 @@ sed -i 's/^tags=unread;inbox;watched;$/tags=unread;inbox;/' "$MAILDEX_CONFIG"
 stop_watch
 maildex tag -watched -- tag:watched
 
+test_begin_subtest "a round that fails is logged and retried as a full pass; SIGTERM still exits 0"
+start_watch
+sed -i 's|^ignore=$|ignore=/[/|' "$MAILDEX_CONFIG"
+kill -HUP "$watch_pid"
+wait_log 'indexing failed'
+sed -i 's|^ignore=/\[/$|ignore=|' "$MAILDEX_CONFIG"
+kill -HUP "$watch_pid"
+wait_lines 'full pass: ' 2
+deliver new retried@x
+within_second id:retried@x 1 >/dev/null
+stop_watch
+test_expect_equal "$watch_status:$(grep -c 'indexing failed: .*new.ignore; a full pass in 5 s' "$WLOG"):$(maildex count id:retried@x)" \
+    "0:1:1"
+
 test_begin_subtest "SIGTERM in a burst loses nothing: what was not indexed, the next new indexes"
 start_watch
 deliver_many new burst 300 &
