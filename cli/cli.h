@@ -101,15 +101,11 @@ command_fn cmd_compact;
 command_fn cmd_insert;
 command_fn cmd_show;
 command_fn cmd_reply;
+command_fn cmd_watch;
 
 /* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
  * (relative-date.c). */
 void cli_relative_date(char *buf, size_t size, time_t then);
-
-/* notmuch's check of new.tags before new or insert does anything (hooks included): a tag it would
- * refuse to add is reported in notmuch's words ("Error: tag '-foo' in new.tags: ...") and the status
- * is EXIT_FAILURE (cmd-new.c). */
-int cli_check_new_tags(const char *const *tags);
 
 /* dump's and restore's --include keywords (cmd-dump.c). */
 enum { INCLUDE_CONFIG = 1, INCLUDE_PROPERTIES = 2, INCLUDE_TAGS = 4 };
@@ -130,6 +126,10 @@ char *cli_query_required(struct cli *cli, int argc, char **argv);
  * database's stored config, else auto. */
 extern const struct keyword cli_index_decrypt_keywords[];
 maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given);
+
+/* notmuch refuses to index with a new.tags tag it would refuse to add, before any hook: returns 0,
+ * or 1 after saying in notmuch's words which tag and why (cmd-new.c; insert and watch too). */
+int cli_check_new_tags(const char *const *tags);
 
 /* The keywords of --format=text|text0|json|sexp, as enum sprinter_format (cmd-search.c). */
 extern const struct keyword cli_format_keywords[];

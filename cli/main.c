@@ -17,6 +17,8 @@
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
+    {"watch", cmd_watch, CMD_CONFIG, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
+     "Index mail as it lands in the Maildirs, until stopped"},
     {"search", cmd_search, CMD_DB_READ | CMD_QUERY,
      "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] [--query=infix|sexp] "
      "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "

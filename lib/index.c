@@ -337,8 +337,10 @@ static GPtrArray *processing_order(GPtrArray *dirs)
     GArray **children = g_new0(GArray *, dirs->len);
     GArray *stack = g_array_new(FALSE, FALSE, sizeof(guint64)); /* index * 2 + "children done" */
 
-    for (guint i = 1; i < dirs->len; i++) {
+    for (guint i = 0; i < dirs->len; i++) {
         struct maildex__scan_dir *d = dirs->pdata[i];
+        if (d->parent < 0)
+            continue;
         if (!children[d->parent])
             children[d->parent] = g_array_new(FALSE, FALSE, sizeof(guint));
         g_array_append_val(children[d->parent], i);
@@ -346,9 +348,11 @@ static GPtrArray *processing_order(GPtrArray *dirs)
     for (guint i = 0; i < dirs->len; i++)
         if (children[i])
             g_array_sort_with_data(children[i], compare_dir_indices, dirs);
-    if (dirs->len) {
-        guint64 root = 0;
-        g_array_append_val(stack, root);
+    /* The roots of the walk come first in dirs: the first of them is processed first. */
+    for (guint i = dirs->len; i-- > 0;) {
+        guint64 root = (guint64) i * 2;
+        if (((struct maildex__scan_dir *) dirs->pdata[i])->parent < 0)
+            g_array_append_val(stack, root);
     }
     while (stack->len) {
         guint64 top = g_array_index(stack, guint64, stack->len - 1);
@@ -497,12 +501,30 @@ static void build_rename_index(struct run *r)
     }
 }
 
+/* After the last commit: the threads the run changed, to a host that asked (a run interrupted
+ * committed what it did, so it tells too). */
+static void tell_changed_threads(struct run *r)
+{
+    GHashTable *changed = r->db->changed_threads;
+    GHashTableIter it;
+    gpointer key;
+
+    r->db->changed_threads = NULL;
+    if (changed == NULL)
+        return;
+    g_hash_table_iter_init(&it, changed);
+    while ((r->st == MAILDEX_STATUS_OK || r->st == MAILDEX_STATUS_INTERRUPTED) &&
+           g_hash_table_iter_next(&it, &key, NULL))
+        r->opts->thread_changed(r->opts->data, (uint64_t) *(int64_t *) key);
+    g_hash_table_destroy(changed);
+}
+
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats)
 {
     maildex_index_stats_t local_stats = {0};
-    struct maildex__scan_options scan_opts = {opts->ignore, opts->full_scan, opts->warning,
-                                              opts->event, opts->data};
+    struct maildex__scan_options scan_opts = {opts->ignore, opts->directories, opts->full_scan,
+                                              opts->warning, opts->event, opts->data};
     struct run r = {0};
     struct maildex__writer_lock *lock = NULL;
     sqlite3_int64 changes_before;
@@ -539,7 +561,9 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     stats->dangling_symlinks = r.scan->dangling;
     stats->directories = r.scan->dirs->len;
     stats->directories_listed = r.scan->listed;
-    stats->first_run = ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->id == 0;
+    stats->first_run = r.scan->dirs->len > 0 &&
+                       ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->path[0] == '\0' &&
+                       ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->was_new;
     r.renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     r.unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
     r.recorders = g_ptr_array_new();
@@ -550,6 +574,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     g_mutex_init(&r.recorders_lock);
     build_rename_index(&r);
 
+    if (opts->thread_changed)
+        db->changed_threads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     changes_before = sqlite3_total_changes64(db->sql);
     sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
     r.st = maildex__begin(db);
@@ -573,6 +599,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
         r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                               "interrupted: what was indexed so far is saved");
+    tell_changed_threads(&r);
 
     /* Every job is applied; the threads are joined, so none outlives the run. */
     maildex__pool_free(r.parsers);

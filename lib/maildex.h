@@ -255,6 +255,18 @@ typedef struct {
      * tried and failed); with STASH their session keys are kept as "session-key" properties. FALSE
      * (zero) decrypts nothing. */
     maildex_decrypt_t decrypt;
+    /* NULL-terminated paths relative to the mail root ("" is the root itself) of the only subtrees
+     * to walk: each is walked as the whole mail root is (a directory listed when its mtime changed,
+     * new subdirectories found, gone ones removed), the rest of the mail root is not looked at. A
+     * path inside another one listed is walked once. NULL walks the whole mail root. How `watch`
+     * indexes only the directories inotify named; a file moved between two folders is recognised as
+     * a rename only when both are walked in the same run. */
+    const char *const *directories;
+    /* Called after the run's last commit, once for each thread whose messages changed: a message
+     * added or removed, a file added to, moved within or taken from a message, and both threads of
+     * a merge (the one merged away no longer exists). thread is maildex_thread_id()'s value. Not
+     * called for a run that failed (an interrupted run tells what it committed). NULL for none. */
+    void (*thread_changed)(void *data, uint64_t thread);
 } maildex_index_options_t;
 
 /* Brings the database up to date with the mail under the mail root: new files are parsed (on a
@@ -268,6 +280,13 @@ typedef struct {
  * root is missing), MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
+
+/* Sets *out to the directories of the mail root the index knows, as paths relative to it ("" is
+ * the mail root itself), sorted bytewise, NULL-terminated, allocated as a child of db (free with
+ * maildex_strings_free): the directories maildex_index walks, so none that new.ignore names, no
+ * Maildir's tmp/ and not the database's own. `watch` watches these. Returns MAILDEX_STATUS_OK, or a
+ * database status with *out NULL. */
+maildex_status_t maildex_db_directories(maildex_db_t *db, char ***out);
 
 
 
@@ -729,7 +748,7 @@ maildex_status_t maildex_insert(maildex_db_t *db, int fd, const maildex_insert_o
  * status with *out NULL. */
 maildex_status_t maildex_db_suggest(maildex_db_t *db, const char *word, size_t max, char ***out);
 
-/* Frees a string array returned by maildex_db_suggest. Accepts NULL. */
+/* Frees a string array returned by maildex_db_suggest or maildex_db_directories. Accepts NULL. */
 void maildex_strings_free(char **strings);
 
 /* ---- reading a message: its MIME parts (show), a reply to it (reply) -------------------------------- */

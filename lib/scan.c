@@ -569,12 +569,16 @@ static void stat_failed(struct walk *w, int64_t index, int err)
     char *parent_abs;
     int fd;
 
-    if (index == 0) {
+    if (d->path[0] == '\0') {
         w->st = maildex__error(w->db, MAILDEX_STATUS_IO_ERROR, "cannot read mail root '%s': %s",
                                w->db->mail_root, strerror(err));
         return;
     }
     d->unreadable = true;
+    if (parent == NULL) { /* the root of a walk limited to a subtree */
+        unreadable(w, d, "stat", err);
+        return;
+    }
     if (parent->unreadable)
         return;
     parent_abs = maildex__path_join(NULL, w->db->mail_root, parent->path, NULL);
@@ -610,7 +614,7 @@ static void walk_one(struct walk *w, int64_t index)
     if (rc != 0 || !S_ISDIR(sb.st_mode)) {
         if (d->id) /* gone since the database saw it (or since the parent was listed) */
             dir_gone(w, d->path, d->id, true);
-        if (index == 0)
+        if (d->path[0] == '\0')
             w->st = maildex__error(w->db, MAILDEX_STATUS_FILE_NOT_FOUND,
                                    "mail root '%s' is not a directory", w->db->mail_root);
         d->id = -1; /* nothing to record */
@@ -638,6 +642,33 @@ static void walk_one(struct walk *w, int64_t index)
     talloc_free(abs);
 }
 
+/* Whether path is root or inside it (both relative to the mail root, "" being the mail root). */
+static bool within(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    return n == 0 || (strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/'));
+}
+
+/* The roots of the walk: the mail root, or the subtrees asked for, each once and none inside
+ * another (which would be walked twice, and taken for a symlink loop). */
+static void add_roots(struct walk *w)
+{
+    const char *const *roots = w->opts->roots;
+
+    if (roots == NULL) {
+        add_dir(w, "", -1);
+        return;
+    }
+    for (size_t i = 0; roots[i]; i++) {
+        bool covered = false;
+        for (size_t j = 0; roots[j] && !covered; j++)
+            covered = j != i && within(roots[i], roots[j]) &&
+                      (strcmp(roots[i], roots[j]) != 0 || j < i);
+        if (!covered)
+            add_dir(w, roots[i], -1);
+    }
+}
+
 maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_options *opts,
                                struct maildex__scan **out)
 {
@@ -651,7 +682,7 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
     w.visited = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     find_self(scan, db);
     compile_ignores(&w);
-    add_dir(&w, "", -1);
+    add_roots(&w);
     /* Breadth first over a growing array: parents always come before their children. */
     for (guint i = 0; i < scan->dirs->len && w.st == MAILDEX_STATUS_OK; i++)
         walk_one(&w, i);
@@ -730,4 +761,34 @@ void maildex__scan_free(struct maildex__scan *scan)
     g_ptr_array_free(scan->ignore_regexes, TRUE);
     g_string_chunk_free(scan->names);
     g_free(scan);
+}
+
+maildex_status_t maildex_db_directories(maildex_db_t *db, char ***out)
+{
+    GPtrArray *paths = g_ptr_array_new();
+    sqlite3_stmt *stmt;
+    bool row = false;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_DIR_ALL, &stmt);
+    char **list = NULL;
+
+    *out = NULL;
+    while (st == MAILDEX_STATUS_OK &&
+           !(st = maildex__step_row(db, stmt, &row, "cannot read directories")) && row)
+        g_ptr_array_add(paths, g_strdup((const char *) sqlite3_column_text(stmt, 0)));
+    if (st == MAILDEX_STATUS_OK)
+        sqlite3_reset(stmt);
+    if (st == MAILDEX_STATUS_OK && (list = talloc_array(db, char *, paths->len + 1)) == NULL)
+        st = MAILDEX_STATUS_NO_MEMORY;
+    for (guint i = 0; list && i < paths->len && st == MAILDEX_STATUS_OK; i++)
+        if ((list[i] = talloc_strdup(list, paths->pdata[i])) == NULL)
+            st = MAILDEX_STATUS_NO_MEMORY;
+    if (list)
+        list[paths->len] = NULL;
+    g_ptr_array_free(paths, TRUE);
+    if (st != MAILDEX_STATUS_OK) {
+        talloc_free(list);
+        return st;
+    }
+    *out = list;
+    return MAILDEX_STATUS_OK;
 }

@@ -20,7 +20,7 @@
 struct maildex__scan_dir {
     char *path;          /* relative to the mail root, "" for the root */
     int64_t id;          /* directories.id, 0 when not in the database yet */
-    int64_t parent;      /* index into scan->dirs of the parent, -1 for the root */
+    int64_t parent;      /* index into scan->dirs of the parent, -1 for a root of the walk */
     int64_t folder;      /* folders.id, 0 until index.c creates it */
     int64_t fs_mtime;    /* st_mtim in nanoseconds */
     bool record_mtime;   /* listed, and its mtime is old enough to trust (notmuch's rule) */
@@ -42,7 +42,8 @@ struct maildex__scan_removal {
 };
 
 struct maildex__scan {
-    GPtrArray *dirs;      /* struct maildex__scan_dir *, parents before children */
+    GPtrArray *dirs;      /* struct maildex__scan_dir *, parents before children; the roots of the
+                             walk (parent -1) first */
     GArray *removals;     /* struct maildex__scan_removal */
     GArray *removed_dirs; /* int64_t directories.id of directories gone from disk */
     GStringChunk *names;  /* every name string above */
@@ -62,6 +63,8 @@ struct maildex__scan {
 
 struct maildex__scan_options {
     const char *const *ignore;
+    const char *const *roots; /* the subtrees to walk (maildex_index_options_t's directories); NULL:
+                                 the mail root */
     bool full_scan;
     void (*warning)(void *data, const char *path, const char *reason);
     void (*event)(void *data, const maildex_index_event_t *event);

@@ -115,6 +115,7 @@
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
     X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \
     X(DIR_CHILDREN, "SELECT id, path FROM directories WHERE parent = ?1")                     \
+    X(DIR_ALL, "SELECT path FROM directories ORDER BY path")                                  \
     X(DIR_SET_MTIME, "UPDATE directories SET mtime = ?2 WHERE id = ?1")                       \
     X(DIR_DELETE, "DELETE FROM directories WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM files " \
                   "WHERE directory = ?1) AND NOT EXISTS (SELECT 1 FROM directories "          \

@@ -278,8 +278,10 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
 
     if (st == MAILDEX_STATUS_OK)
         st = maildex__thread_for_new_message(db, m->message_id, m->references, &thread);
-    if (st == MAILDEX_STATUS_OK)
+    if (st == MAILDEX_STATUS_OK) {
+        maildex__thread_changed(db, thread);
         st = maildex__current_revision(db, &revision);
+    }
     if (st == MAILDEX_STATUS_OK)
         st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_INSERT, &stmt);
     if (st)
@@ -343,6 +345,8 @@ maildex_status_t maildex__store_add(maildex_db_t *db, const struct maildex__pars
     if (key) {
         st = insert_file(db, key, file);
         if (st == MAILDEX_STATUS_OK)
+            st = maildex__thread_changed_message(db, key);
+        if (st == MAILDEX_STATUS_OK)
             st = merge_copy_text(db, key, m);
         if (st == MAILDEX_STATUS_OK)
             st = add_structure_tags(db, key, m);
@@ -384,6 +388,8 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
     if (st == MAILDEX_STATUS_OK && row)
         key = sqlite3_column_int64(stmt, 0);
     sqlite3_reset(stmt);
+    if (st == MAILDEX_STATUS_OK && key)
+        st = maildex__thread_changed_message(db, key);
     if (st == MAILDEX_STATUS_OK && key && sync_flags)
         st = maildex__message_flags_to_tags(db, key);
     return st;
@@ -503,6 +509,7 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
     if (st == MAILDEX_STATUS_OK && row) {
         message_id = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
         thread = sqlite3_column_int64(stmt, 1);
+        maildex__thread_changed(db, thread);
         db->message_delta--;
     }
     sqlite3_reset(stmt);
@@ -526,6 +533,8 @@ maildex_status_t maildex__store_remove_file(maildex_db_t *db, int64_t file_id, b
     st = maildex__renames_forget(db, file_id);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__lookup_int(db, MAILDEX__STMT_FILE_COUNT_OF_MESSAGE, key, &remaining);
+    if (st == MAILDEX_STATUS_OK && remaining > 0)
+        st = maildex__thread_changed_message(db, key);
     if (st)
         return st;
     if (remaining > 0)

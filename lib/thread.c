@@ -26,12 +26,38 @@ static maildex_status_t thread_size(maildex_db_t *db, int64_t thread, int64_t *s
     return maildex__lookup_int(db, MAILDEX__STMT_THREAD_SIZE, thread, size);
 }
 
+void maildex__thread_changed(maildex_db_t *db, int64_t thread)
+{
+    if (db->changed_threads && thread)
+        g_hash_table_add(db->changed_threads, g_memdup2(&thread, sizeof thread));
+}
+
+maildex_status_t maildex__thread_changed_message(maildex_db_t *db, int64_t key)
+{
+    sqlite3_stmt *stmt;
+    bool row;
+    maildex_status_t st;
+
+    if (db->changed_threads == NULL)
+        return MAILDEX_STATUS_OK;
+    if ((st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_READ, &stmt)))
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    st = maildex__step_row(db, stmt, &row, "cannot read a message");
+    if (st == MAILDEX_STATUS_OK && row)
+        maildex__thread_changed(db, sqlite3_column_int64(stmt, 1));
+    sqlite3_reset(stmt);
+    return st;
+}
+
 /* Moves every message and ghost of `from` into `into` and drops `from`. */
 static maildex_status_t merge(maildex_db_t *db, int64_t from, int64_t into)
 {
     int64_t size;
     maildex_status_t st = thread_size(db, from, &size);
 
+    maildex__thread_changed(db, from);
+    maildex__thread_changed(db, into);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_THREAD_MOVE_MESSAGES, from, into, "cannot merge threads");
     if (st == MAILDEX_STATUS_OK)

@@ -16,6 +16,13 @@ maildex_status_t maildex__thread_for_new_message(maildex_db_t *db, const char *m
 /* Joins the thread of a message being re-indexed with the threads of its (new) references. */
 maildex_status_t maildex__thread_relink(maildex_db_t *db, int64_t thread, char *const *references);
 
+/* Notes that thread changed, for a host that asked which did (maildex_index_options_t's
+ * thread_changed): adds it to db->changed_threads when that is set, else does nothing. */
+void maildex__thread_changed(maildex_db_t *db, int64_t thread);
+
+/* Notes the thread of the message with this key as changed (maildex__thread_changed). */
+maildex_status_t maildex__thread_changed_message(maildex_db_t *db, int64_t key);
+
 /* Accounts for a message that left the store: the thread keeps a ghost in its place while it has
  * other messages (so a later reply or re-delivery rejoins it), and disappears with its ghosts when it
  * had no other. */

@@ -1,0 +1,86 @@
+/* watch.h: keeping the index up to date as mail lands, on a libuv loop: `maildex watch` runs one on
+ * its own loop, `maildex server --watch` beside its requests on the server's loop. Indexing goes
+ * through maildex_index(), the call `new` makes, limited to the directories that changed; a lost
+ * event (inotify's queue overflowed, a directory that could not be watched) makes the next round a
+ * full pass, as `new` would make it. Rounds run on libuv's thread pool with the watch's own
+ * read-write handle, so the loop keeps answering while one runs; the host hears of each round on the
+ * loop's thread. This module does not print to stdout, never exits and reads the config only when
+ * started or reloaded.
+ *
+ * Usage (the server's --watch):
+ *
+ *     struct watch_options wo = {.debounce_ms = WATCH_DEBOUNCE_MS, .hooks = true,
+ *                                .round = on_round, .data = server};
+ *     struct watch *w;
+ *     if (watch_start(cli, loop, &wo, &w) != 0)
+ *         return EXIT_FAILURE;             // already reported on stderr
+ *     ...                                  // uv_run(loop); on_round is called after each round
+ *     watch_stop(w);                       // when the server stops: on_stopped follows
+ */
+#ifndef MAILDEX_CLI_WATCH_H
+#define MAILDEX_CLI_WATCH_H
+
+#include "cli.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+/* The quiet time after the last change before a round starts, unless --debounce says otherwise;
+ * a burst that never goes quiet is indexed at least every WATCH_MAX_WAIT_MS. */
+#define WATCH_DEBOUNCE_MS 20
+#define WATCH_MAX_WAIT_MS 1000
+
+struct watch; /* opaque: one running watch */
+
+/* What one indexing round did; valid during the round callback only. */
+struct watch_round {
+    uint64_t added;      /* messages new to the store (maildex_index_stats_t.messages_added) */
+    uint64_t removed;    /* messages whose last file went */
+    uint64_t renamed;    /* files moved or renamed, or added to or taken from a message that kept
+                            another (notmuch's "file renames") */
+    const uint64_t *threads; /* the threads whose messages changed in the round (a message added,
+                                removed, or a file of it moved; a thread merged into another is
+                                listed too), n_threads of them, as maildex_thread_id() gives them:
+                                print with "%016" PRIx64 for a thread: query */
+    size_t n_threads;
+    bool full;           /* a pass over the whole mail root: the first, and after a lost event */
+    int status;          /* 0; else the exit status `new` would give for this round (1: an error,
+                            75: files vanished); error says why */
+    const char *error;   /* NULL, or a message without a trailing newline */
+};
+
+struct watch_options {
+    unsigned debounce_ms;  /* 0 for WATCH_DEBOUNCE_MS */
+    bool hooks;            /* run the post-new hook after each round that changed something */
+    bool signals;          /* handle SIGTERM and SIGINT (finish the round, commit, stop) and SIGHUP
+                              (watch_reload) on the loop: `maildex watch` sets it; a host that
+                              handles its own signals calls watch_stop and watch_reload instead */
+    bool quiet;            /* do not log rounds on stderr (errors, fallbacks and the line saying
+                              the first pass is done are logged anyway) */
+    /* After each round, on the loop's thread. NULL for none. */
+    void (*round)(void *data, const struct watch_round *round);
+    /* Once the watch has stopped (watch_stop, or a signal) and every handle is closed, with 0, or 1
+     * when it stopped because inotify could not be read (a failed round is retried, not fatal);
+     * the watch is freed just after. NULL for none. */
+    void (*stopped)(void *data, int status);
+    void *data;
+};
+
+/* Opens the database for writing (creating it, as `new` does), watches every directory of the mail
+ * root the database knows and starts a full pass on loop. opts is copied. Returns 0 and sets *out
+ * (a talloc child of cli->ctx), or an exit status after saying why on stderr. */
+int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *opts,
+                struct watch **out);
+
+/* Stops: the round in hand finishes its batch and commits, nothing new starts, the handles close,
+ * then opts->stopped is called. Safe to call twice. */
+void watch_stop(struct watch *w);
+
+/* Reads the config file again (new.tags, new.ignore, maildir.synchronize_flags, the hook
+ * directory) and makes the next round a full pass. The database and the mail root stay those the
+ * watch started with (a change to them is logged: restart to follow it). Returns 0, or 1 after
+ * saying why on stderr (the old config stays in use). */
+int watch_reload(struct watch *w);
+
+#endif
