@@ -51,9 +51,9 @@ const struct command cli_commands[] = {
      "Deliver a message from standard input into a Maildir and index it"},
     {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
-    {"dump", cmd_dump, CMD_DB_READ,
-     "[--format=batch-tag|sup] [--include=config|properties|tags] [--output=FILE] [--gzip] [--] "
-     "[QUERY...]",
+    {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY,
+     "[--format=batch-tag|sup] [--include=config|properties|tags] [--output=FILE] [--gzip] "
+     "[--query=infix|sexp] [--] [QUERY...]",
      "Write the tags, properties and stored config of the messages matching a query"},
     {"restore", cmd_restore, CMD_DB_WRITE,
      "[--accumulate] [--format=auto|batch-tag|sup] [--include=config|properties|tags] "

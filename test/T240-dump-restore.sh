@@ -56,6 +56,10 @@ output=$(maildex search --output=messages 'tag:"to do" and tag:ü and tag:% and 
     'and property:"sp ace=%"')
 test_expect_equal "$output" "id:plain@x"
 
+test_begin_subtest "dump --query=sexp dumps what the same infix query dumps (notmuch-git calls it so)"
+test_expect_equal "$(maildex dump --format=batch-tag --query=sexp -- '(tag inbox)' 2>&1; echo "rc=$?")" \
+    "$(maildex dump --format=batch-tag -- tag:inbox 2>&1; echo "rc=$?")"
+
 test_begin_subtest "restored flag tags renamed the Maildir files (no unread: S)"
 output=$(cd "$MAIL_DIR/cur" && ls | sort | tr '\n' ' ')
 test_expect_equal "$output" "m1:2,S m2:2, m3:2, m4:2, m5:2,S m6:2, "
