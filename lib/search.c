@@ -242,10 +242,8 @@ maildex_message_t *const *maildex_message_replies(const maildex_message_t *m)
     return m->replies ? m->replies : none;
 }
 
-/* notmuch lists a message's files in the order of its file terms, directory then name: the first
- * is the one whose headers count (reindex, the thread subject) and comes first in show's filename. */
 static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
-                                "f.directory WHERE f.message = ?1 ORDER BY f.directory, f.name";
+                                "f.directory WHERE f.message = ?1 ORDER BY f.id";
 static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
                                "WHERE mt.message = ?1 ORDER BY t.name";
 
