@@ -765,7 +765,7 @@ void maildex__scan_free(struct maildex__scan *scan)
 
 maildex_status_t maildex_db_directories(maildex_db_t *db, char ***out)
 {
-    GPtrArray *paths = g_ptr_array_new();
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
     sqlite3_stmt *stmt;
     bool row = false;
     maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_DIR_ALL, &stmt);
