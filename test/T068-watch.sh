@@ -222,7 +222,10 @@ test_begin_subtest "a round that waits for another writer says so in the log, th
 SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
 if [ -f "$SHIM" ]; then
     start_watch
-    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 maildex tag +stalled -- id:existing-1@x &
+    # The shim is preloaded before ASan's runtime in a sanitizer build, which ASan must be told to allow.
+    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        maildex tag +stalled -- id:existing-1@x &
     tagger=$!
     sleep 0.3
     deliver new waited@x
