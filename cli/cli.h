@@ -82,6 +82,10 @@ int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(print
  * reminder to run `new` without a database, else the command list. Returns an exit status. */
 int cli_first_run(struct cli *cli);
 
+/* Reports options_parse's failure (parsed < 0): an unknown option in notmuch's own words, without the
+ * program's name, as scripts match it; any other error as cli_error does. Returns EXIT_FAILURE. */
+int cli_option_error(struct cli *cli, int parsed, const char *error);
+
 /* The command table, NULL-terminated (main.c). */
 extern const struct command cli_commands[];
 const struct command *cli_find_command(const char *name);

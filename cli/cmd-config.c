@@ -234,7 +234,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
         /* notmuch takes `config set --database KEY VALUE`: options may follow the subcommand. */
         int key = options_parse(cli->ctx, argc, argv, first + 1, opts, &error);
         if (key < 0)
-            return cli_error(cli, "%s", error);
+            return cli_option_error(cli, key, error);
         if (argc - key < 1)
             return cli_error(cli, "set requires at least one argument");
         if (strncmp(argv[key], BUILT_WITH, strlen(BUILT_WITH)) == 0)

@@ -79,6 +79,15 @@ const struct command *cli_find_command(const char *name)
     return NULL;
 }
 
+int cli_option_error(struct cli *cli, int parsed, const char *error)
+{
+    if (parsed == OPTIONS_UNRECOGNIZED) {
+        fprintf(stderr, "%s\n", error);
+        return EXIT_FAILURE;
+    }
+    return cli_error(cli, "%s", error);
+}
+
 int cli_error(struct cli *cli, const char *fmt, ...)
 {
     va_list ap;
@@ -228,14 +237,8 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     int first = options_parse(cli->ctx, argc, argv, 1, shared, &error), rc;
     const int flags = cli->command->flags;
 
-    if (first == OPTIONS_UNRECOGNIZED) {
-        fprintf(stderr, "%s\n", error);
-        return -EXIT_FAILURE;
-    }
-    if (first < 0) {
-        cli_error(cli, "%s", error);
-        return -EXIT_FAILURE;
-    }
+    if (first < 0)
+        return -cli_option_error(cli, first, error);
     if (help) {
         char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
         exit(cmd_help(cli, 2, args));
@@ -316,12 +319,8 @@ int main(int argc, char **argv)
     if (argc > 0)
         cli_program = program_name(argv[0]);
     first = options_parse(cli.ctx, argc, argv, 1, global, &error);
-    if (first == OPTIONS_UNRECOGNIZED) {
-        fprintf(stderr, "%s\n", error);
-        goto done;
-    }
     if (first < 0) {
-        cli_error(NULL, "%s", error);
+        cli_option_error(NULL, first, error);
         goto done;
     }
     if (version) {

@@ -231,4 +231,11 @@ if [ -n "${NOTMUCH:-}" ] && [ -x "$NOTMUCH" ]; then
     test_expect_equal "$mine" "$theirs"
 fi
 
+test_begin_subtest "an unknown option, before the command or after config set, in notmuch's words"
+output=$(maildex --frobnicate count 2>&1; echo "rc=$?"; maildex config set --frobnicate k v 2>&1; echo "rc=$?")
+test_expect_equal "$output" "Unrecognized option: --frobnicate
+rc=1
+Unrecognized option: --frobnicate
+rc=1"
+
 test_done
