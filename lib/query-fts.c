@@ -8,6 +8,7 @@
  * other field. */
 #include "query-planner.h"
 
+#include "fts-prefix.h"
 #include "fts-tokenizer.h"
 
 #include <string.h>
@@ -397,18 +398,57 @@ bool maildex__fts_drive(struct maildex__planner *p, const char *expression, stru
 
 /* ---- the handler of a full-text term ---------------------------------------------------------------------- */
 
+/* Marks a prefix FTS5 must answer itself in the planner's key sets (any address no set has). */
+static const char no_prefix_mark;
+#define NO_PREFIX_SET ((const struct maildex__set *) &no_prefix_mark)
+
+/* A lone prefix's matches, read word by word once per query (fts-prefix.h): FTS5 would merge all its
+ * words' positions before the first row whether the prefix drives or is probed, so reading its keys
+ * at once never costs more. NULL when FTS5 must answer it. */
+static const struct maildex__set *prefix_set(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const struct maildex__set *set;
+
+    if (!(n->flags & MAILDEX__QFLAG_WILDCARD) || n->field == MAILDEX__QF_USER || p->st != MAILDEX_STATUS_OK)
+        return NULL;
+    if ((set = g_hash_table_lookup(p->key_sets, n)) == NULL) {
+        set = maildex__fts_prefix_keys(p->ctx, p->db, fts_column(n->field), n->value);
+        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : NO_PREFIX_SET));
+    }
+    return set == NO_PREFIX_SET ? NULL : set;
+}
+
+bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const struct maildex__set *set = n->kind == MAILDEX__Q_TERM ? g_hash_table_lookup(p->key_sets, n) : NULL;
+
+    return set != NULL && set != NO_PREFIX_SET;
+}
+
 static const char *term_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
 {
+    const struct maildex__set *set = prefix_set(p, n);
     bool prefix;
-    const char *m = maildex__fts_expression(p, n, &prefix);
+    const char *m;
 
+    if (set)
+        return maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a);
+    m = maildex__fts_expression(p, n, &prefix);
     return maildex__fts_probe(p, m, prefix, a);
 }
 
 static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
+    const struct maildex__set *set = prefix_set(p, n);
     bool prefix;
 
+    if (set && maildex__set_size(set) == 0)
+        return maildex__plan_none(p, d);
+    if (set)
+        return maildex__plan_arm(p, d, MAILDEX__DRIVER_FTS,
+                                 maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m ON m.id = s.value",
+                                                   maildex__plan_set(p, set)),
+                                 "s.value", "1", false);
     return maildex__fts_drive(p, maildex__fts_expression(p, n, &prefix), d);
 }
 

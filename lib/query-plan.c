@@ -542,9 +542,10 @@ static bool too_long(const struct maildex__qnode *n)
     return n->nchildren > MAILDEX__MAX_ARMS || (n->kind == MAILDEX__Q_XOR && maildex__fts_has_prefix(n));
 }
 
-/* Each part's keys, parts[i] for n's child i. The costly parts (a prefix: FTS5 merges all its words'
- * doclists before the first key) after the first are read on a second connection and core while this
- * one reads the rest: an XOR of two prefixes then costs the slower one, not both. */
+/* Each part's keys, parts[i] for n's child i. The costly parts (a prefix FTS5 answers: it merges all
+ * its words' doclists before the first key) after the first are read on a second connection and core
+ * while this one reads the rest: an XOR of two prefixes then costs the slower one, not both. A lone
+ * prefix read word by word (fts-prefix.h) is a set by now, and costs nothing more here. */
 static void read_parts(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__set **parts)
 {
     const size_t np = n->nchildren;
@@ -561,7 +562,8 @@ static void read_parts(struct maildex__planner *p, const struct maildex__qnode *
     }
     for (size_t i = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
         streams[i] = maildex__plan_stream(p, n->children[i]);
-        if (streams[i] && maildex__fts_has_prefix(n->children[i]) && ncostly++ > 0) {
+        if (streams[i] && maildex__fts_has_prefix(n->children[i]) &&
+            !maildex__fts_prefix_read(p, n->children[i]) && ncostly++ > 0) {
             side_part[nside] = i;
             side_sqls[nside++] = streams[i];
         }

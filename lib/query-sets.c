@@ -114,6 +114,61 @@ struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
     return s;
 }
 
+/* The first index at or after from where ints[] (ascending, n of them) holds value or more. A small
+ * set walks a large one by binary search, a large one step by step. */
+static size_t seek(const int64_t *ints, size_t n, size_t from, int64_t value, bool step)
+{
+    size_t lo = from, hi = n;
+
+    if (step) {
+        while (lo < n && ints[lo] < value)
+            lo++;
+        return lo;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ints[mid] < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+struct maildex__set *maildex__set_union(void *ctx, struct maildex__set *const *sets, size_t n)
+{
+    const struct maildex__set *big = NULL;
+    GArray *extra = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    struct maildex__set *more, *s;
+
+    for (size_t i = 0; i < n; i++)
+        if (big == NULL || sets[i]->n > big->n)
+            big = sets[i];
+    if (big == NULL) {
+        g_array_free(extra, TRUE);
+        return maildex__set_of_ints(ctx, NULL, 0);
+    }
+    /* The keys of the other sets that the largest lacks: when the sets overlap (a prefix's words
+     * share most of their messages) few, found by walking the largest once per set. */
+    for (size_t i = 0; i < n; i++) {
+        const bool step = sets[i]->n * 8 >= big->n;
+        size_t j = 0;
+        if (sets[i] == big)
+            continue;
+        for (size_t k = 0; k < sets[i]->n; k++) {
+            const int64_t v = sets[i]->ints[k];
+            j = seek(big->ints, big->n, j, v, step);
+            if (j == big->n || big->ints[j] != v)
+                g_array_append_val(extra, v);
+        }
+    }
+    more = maildex__set_of_ints(ctx, (int64_t *) extra->data, extra->len);
+    g_array_free(extra, TRUE);
+    s = more ? maildex__set_merge(ctx, big, more, false) : NULL;
+    talloc_free(more);
+    return s;
+}
+
 struct maildex__set *maildex__set_of_texts(void *ctx, const char *const *values, size_t n)
 {
     struct maildex__set *s = talloc_zero(ctx, struct maildex__set);

@@ -40,6 +40,11 @@ struct maildex__set *maildex__set_of_column(void *ctx, sqlite3_stmt *stmt, int *
 struct maildex__set *maildex__set_merge(void *ctx, const struct maildex__set *a,
                                        const struct maildex__set *b, bool in_one_only);
 
+/* The integers of any of the n sets: what merging them pairwise gives, without the sets in between
+ * (the keys the largest set lacks, found by walking it once per set, merged into it once). NULL when
+ * out of memory. */
+struct maildex__set *maildex__set_union(void *ctx, struct maildex__set *const *sets, size_t n);
+
 size_t maildex__set_size(const struct maildex__set *s);
 bool maildex__set_has_int(const struct maildex__set *s, int64_t value);
 int64_t maildex__set_int(const struct maildex__set *s, size_t i); /* ascending */

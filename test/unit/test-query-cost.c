@@ -7,6 +7,8 @@
  * algebra of their parts' results. S-expression queries plan as the infix queries they equal, and the
  * terms only they can say (wildcards on boolean fields, any word of a field) keep the same bounds.
  * Properties (property:) are one of the parts. Work is VM steps of every statement plus pages read. */
+#include "fts-prefix.h"
+#include "fts-words.h"
 #include "maildex-private.h"
 #include "query-plan.h"
 #include "query.h"
@@ -399,8 +401,10 @@ TEST(hard_queries_cost_the_sum_of_their_parts)
     ASSERT_EQ(bad, 0);
 }
 
-/* An XOR of two prefixes reads the second on a second connection and core (lib/side-read.c): the
- * same keys as the sequential plan of the same sets, and its work is counted as the query's. */
+/* An XOR of two prefixes: the same keys as the plan of the same sets written out. Each prefix is a
+ * set read word by word (the next test); a prefix that FTS5 must answer (one in a conjunction) is
+ * read on a second connection and core (lib/side-read.c), and the side's work is counted as the
+ * query's. */
 TEST(xor_of_prefixes_reads_a_part_on_the_side)
 {
     maildex_db_t *db = fixture_big_store(10000);
@@ -408,13 +412,18 @@ TEST(xor_of_prefixes_reads_a_part_on_the_side)
     struct work w;
     GHashTable *x, *e;
 
-    x = keys_of(db, "wk* xor wre*", &w);
-    n_xor = g_hash_table_size(x);
+    x = keys_of(db, "(wk* and wlo) xor (wre* and wsa)", &w);
     ASSERT(db->side_steps > 0);
     ASSERT(w.steps > db->side_steps);
+    e = keys_of(db, "((wk* and wlo) or (wre* and wsa)) and not ((wk* and wlo) and (wre* and wsa))", &w);
+    ASSERT_EQ(db->side_steps, 0);
+    ASSERT_EQ(g_hash_table_size(x), g_hash_table_size(e));
+    g_hash_table_destroy(x);
+    g_hash_table_destroy(e);
+    x = keys_of(db, "wk* xor wre*", &w);
+    n_xor = g_hash_table_size(x);
     e = keys_of(db, "(wk* or wre*) and not (wk* and wre*)", &w);
     n_expanded = g_hash_table_size(e);
-    ASSERT_EQ(db->side_steps, 0);
     printf("# wk* xor wre*: %zu keys\n", n_xor);
     ASSERT(n_xor > 0);
     ASSERT_EQ(n_xor, n_expanded);
@@ -426,6 +435,96 @@ TEST(xor_of_prefixes_reads_a_part_on_the_side)
     g_hash_table_destroy(x);
     g_hash_table_destroy(e);
     maildex_db_close(db);
+}
+
+/* The keys of an FTS5 expression, read by FTS5 itself. */
+static struct maildex__set *fts5_keys(void *ctx, maildex_db_t *db, const char *expression)
+{
+    sqlite3_stmt *stmt;
+    struct maildex__set *set;
+    int rc;
+
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "SELECT rowid FROM fts WHERE fts MATCH ?1", -1, &stmt, NULL), SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, expression, -1, SQLITE_STATIC);
+    set = maildex__set_of_column(ctx, stmt, &rc);
+    sqlite3_finalize(stmt);
+    ASSERT(set != NULL);
+    return set;
+}
+
+static bool same_keys(const struct maildex__set *a, const struct maildex__set *b)
+{
+    if (maildex__set_size(a) != maildex__set_size(b))
+        return false;
+    for (size_t i = 0; i < maildex__set_size(a); i++)
+        if (maildex__set_int(a, i) != maildex__set_int(b, i))
+            return false;
+    return true;
+}
+
+/* A lone prefix is read word by word (lib/fts-prefix.c) from the words its segment pages list
+ * (lib/fts-words.c): every word the word list (fts5vocab) has, and exactly the keys FTS5's own prefix
+ * finds, in every column or one; a heavy prefix puts half its words on the side. A prefix the
+ * tokenizer might fold otherwise than lower-casing ASCII is left to FTS5, and so is every prefix
+ * inside a write transaction, whose words may not be on the pages yet. */
+TEST(prefixes_read_word_by_word_as_fts5_reads_them)
+{
+    static const char *const prefixes[] = {"w", "wk", "wre", "wlo", "wkaka", "wq", "zz", "1"};
+    static const char *const columns[] = {NULL, "subject", "body"};
+    maildex_db_t *dbs[2] = {fixture_big_store(10000), fixture_big_store(100000)};
+
+    ASSERT_EQ(maildex__vocab_ensure(dbs[0]), MAILDEX_STATUS_OK);
+    for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+        void *ctx = talloc_new(NULL);
+        const char *pre = prefixes[i], *hi = talloc_asprintf(ctx, "%s\xf4\x8f\xbf\xbf", pre);
+        GHashTable *listed = g_hash_table_new(g_str_hash, g_str_equal);
+        size_t n, in_vocab = 0;
+        struct maildex__fts_word *words = maildex__fts_words(ctx, dbs[0], pre, strlen(pre), &n);
+        sqlite3_stmt *stmt;
+
+        ASSERT(words != NULL);
+        for (size_t k = 0; k < n; k++)
+            g_hash_table_add(listed, (gpointer) words[k].text);
+        ASSERT_EQ(sqlite3_prepare_v2(dbs[0]->sql, "SELECT term FROM temp.maildex_vocab WHERE term >= ?1 AND term < ?2",
+                                     -1, &stmt, NULL),
+                  SQLITE_OK);
+        sqlite3_bind_text(stmt, 1, pre, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, hi, -1, SQLITE_STATIC);
+        for (; sqlite3_step(stmt) == SQLITE_ROW; in_vocab++)
+            ASSERT(g_hash_table_contains(listed, sqlite3_column_text(stmt, 0)));
+        sqlite3_finalize(stmt);
+        printf("# %-6s %4zu words (word list: %zu)\n", pre, n, in_vocab);
+        for (int s = 0; s < 2; s++)
+            for (size_t c = 0; c < G_N_ELEMENTS(columns); c++) {
+                const char *col = columns[c];
+                const char *e = col ? talloc_asprintf(ctx, "{%s} : \"%s\"*", col, pre) : talloc_asprintf(ctx, "\"%s\"*", pre);
+                struct maildex__set *mine;
+                dbs[s]->side_steps = 0;
+                mine = maildex__fts_prefix_keys(ctx, dbs[s], col, pre);
+                ASSERT(mine != NULL);
+                ASSERT(same_keys(mine, fts5_keys(ctx, dbs[s], e)));
+                if (strcmp(pre, "w") == 0)
+                    ASSERT(dbs[s]->side_steps > 0);
+            }
+        g_hash_table_destroy(listed);
+        talloc_free(ctx);
+    }
+    ASSERT(maildex__fts_prefix_keys(NULL, dbs[0], NULL, "w\xc3\xa9") == NULL);
+    ASSERT(maildex__fts_prefix_keys(NULL, dbs[0], NULL, "w-k") == NULL);
+    ASSERT(maildex__fts_prefix_keys(NULL, dbs[0], NULL, "") == NULL);
+    {
+        maildex_db_t *rw = NULL;
+        ASSERT_EQ(maildex_db_open(dbs[0]->path, dbs[0]->mail_root, MAILDEX_DB_READ_WRITE, &rw, NULL),
+                  MAILDEX_STATUS_OK);
+        ASSERT_EQ(sqlite3_exec(rw->sql, "BEGIN IMMEDIATE; INSERT INTO meta(key, value) VALUES ('unit', 1)", NULL,
+                               NULL, NULL),
+                  SQLITE_OK);
+        ASSERT(maildex__fts_prefix_keys(NULL, rw, NULL, "wk") == NULL);
+        ASSERT_EQ(sqlite3_exec(rw->sql, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+        maildex_db_close(rw);
+    }
+    maildex_db_close(dbs[0]);
+    maildex_db_close(dbs[1]);
 }
 
 /* ---- random boolean combinations -------------------------------------------------------------------- */
@@ -782,6 +881,7 @@ TEST_MAIN(TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does
               TEST_ENTRY(thread_summary_work_does_not_grow_with_the_store)
                   TEST_ENTRY(counts_of_a_tag_or_everything_are_stored)
                       TEST_ENTRY(hard_queries_cost_the_sum_of_their_parts)
-                          TEST_ENTRY(xor_of_prefixes_reads_a_part_on_the_side) TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
+                          TEST_ENTRY(xor_of_prefixes_reads_a_part_on_the_side)
+                              TEST_ENTRY(prefixes_read_word_by_word_as_fts5_reads_them) TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
                               TEST_ENTRY(long_queries_stay_linear)
                                   TEST_ENTRY(sexp_queries_plan_as_their_infix_equals))
