@@ -3,7 +3,8 @@
  *
  * Why: an XOR (or a long OR) of prefixes is the sum of its parts' costs, and a prefix's part is FTS5
  * merging every word's doclist on one core (`a*` and `th*` at 100k: ~90 and ~110 ms each). Two parts
- * on two cores cost the slower one. SQLite connections are not shared between threads here: the side
+ * on two cores cost the slower one. A lone prefix read word by word (fts-prefix.c) puts half of its
+ * words here the same way. SQLite connections are not shared between threads here: the side
  * opens its own read-only connection on the same database, so nothing of the query's connection (its
  * statement cache, its tokenizer state) is touched from the thread.
  *
