@@ -64,8 +64,9 @@ static bool read_here(void *ctx, maildex_db_t *db, const char *const *exprs, siz
     return ok;
 }
 
-/* The groups of words, heaviest first, each word in the lighter of two halves (in one when the words
- * are too light to share), as FTS5 expressions on ctx: halves[h] the expressions of half h. */
+/* The groups of the words FTS5 must read (those without keys from the pages), heaviest first, each
+ * word in the lighter of two halves (in one when the words are too light to share), as FTS5
+ * expressions on ctx: halves[h] the expressions of half h. */
 static void split(void *ctx, const char *column, struct maildex__fts_word *words, size_t n,
                   GPtrArray *halves[2])
 {
@@ -74,10 +75,12 @@ static void split(void *ctx, const char *column, struct maildex__fts_word *words
     size_t in_last[2] = {0, 0};
 
     for (size_t i = 0; i < n; i++)
-        total += words[i].bytes;
+        total += words[i].keys ? 0 : words[i].bytes;
     qsort(words, n, sizeof *words, by_bytes_desc);
     for (size_t i = 0; i < n; i++) {
         const int h = total >= SIDE_MIN_BYTES && weight[1] < weight[0];
+        if (words[i].keys)
+            continue;
         weight[h] += words[i].bytes;
         add_to_half(groups[h], &in_last[h], words[i].text);
     }
@@ -104,22 +107,27 @@ struct maildex__set *maildex__fts_prefix_keys(void *ctx, maildex_db_t *db, const
     struct maildex__plan side_values = {0};
     struct maildex__side_read *side = NULL;
     const char **side_sqls = NULL;
-    size_t n = 0, nhere, nside;
+    size_t n = 0, nhere, nside, nread = 0;
     bool ok;
 
     ok = local && plain(lower, len) && g_ascii_strcasecmp(lower, prefix) == 0 &&
          sqlite3_txn_state(db->sql, "main") != SQLITE_TXN_WRITE &&
          (words = maildex__fts_words(local, db, lower, len, &n)) != NULL;
-    for (size_t i = 0; ok && i < n; i++)
+    for (size_t i = 0; ok && i < n; i++) {
         ok = plain(words[i].text, strlen(words[i].text));
+        if (column) /* the pages' keys are of every column */
+            words[i].keys = NULL;
+    }
     if (ok)
         split(local, column, words, n, halves);
     nhere = halves[0]->len;
     nside = halves[1]->len;
     for (size_t i = 0; ok && i < nhere + nside; i++)
         ok = (i < nhere ? halves[0]->pdata[i] : halves[1]->pdata[i - nhere]) != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        nread += words[i].keys != NULL;
     if (ok) {
-        sets = talloc_zero_array(local, struct maildex__set *, nhere + nside + 1);
+        sets = talloc_zero_array(local, struct maildex__set *, nhere + nside + nread + 1);
         side_sqls = talloc_zero_array(local, const char *, nside + 1);
         side_values.binds = talloc_zero_array(local, struct maildex__bind, nside + 1);
         ok = sets && side_sqls && side_values.binds;
@@ -138,7 +146,10 @@ struct maildex__set *maildex__fts_prefix_keys(void *ctx, maildex_db_t *db, const
     for (size_t j = 0; ok && j < nside; j++) /* what the side did not read */
         if (sets[nhere + j] == NULL)
             ok = read_here(local, db, (const char *const *) &halves[1]->pdata[j], 1, sets + nhere + j);
-    if (ok && (out = maildex__set_union(local, sets, nhere + nside)) != NULL)
+    for (size_t i = 0, k = nhere + nside; ok && i < n; i++)
+        if (words[i].keys)
+            sets[k++] = words[i].keys;
+    if (ok && (out = maildex__set_union(local, sets, nhere + nside + nread)) != NULL)
         talloc_steal(ctx, out);
     g_ptr_array_free(halves[0], TRUE);
     g_ptr_array_free(halves[1], TRUE);

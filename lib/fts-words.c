@@ -22,9 +22,6 @@ static const char *const page_sql = "SELECT block FROM fts_data WHERE id = ?1";
 /* The page where a word >= ?2 may first appear: FTS5's own seek (fts5IdxSelectStmt). */
 static const char *const seek_sql =
     "SELECT pgno >> 1 FROM fts_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1";
-/* The later pages where words start, in order. */
-static const char *const pages_sql =
-    "SELECT pgno >> 1 FROM fts_idx WHERE segid = ?1 AND term > ?2 ORDER BY term";
 
 struct segment {
     int64_t id, first, last; /* its leaf pages: first..last, both 0 once a merge emptied it */
@@ -32,10 +29,10 @@ struct segment {
 
 struct reader {
     maildex_db_t *db;
-    sqlite3_stmt *page, *seek, *pages;
+    sqlite3_stmt *page, *seek;
     const uint8_t *lo; /* '0' + prefix */
     size_t nlo;
-    GHashTable *words; /* word (g_malloc'd) -> bytes (int64_t *, g_malloc'd) */
+    GHashTable *words; /* word (g_malloc'd) -> struct acc */
     bool bad;          /* the index is not laid out as expected */
 };
 
@@ -107,30 +104,97 @@ static GArray *read_structure(struct reader *r)
     return segs;
 }
 
-static void add_word(struct reader *r, const uint8_t *w, size_t n, int64_t bytes)
-{
-    char *key = g_strndup((const char *) w + 1, n - 1); /* without the index byte */
-    int64_t *sum = g_hash_table_lookup(r->words, key);
+/* A word of the range, as the pages give it: its doclists' size, and its keys, one sorted run per
+ * segment (GArray of int64_t), while none of its entries is a deletion. */
+struct acc {
+    int64_t bytes;
+    bool deleted;
+    GPtrArray *runs;
+};
 
-    if (sum) {
-        *sum += bytes;
-        g_free(key);
-    } else {
-        sum = g_new(int64_t, 1);
-        *sum = bytes;
-        g_hash_table_insert(r->words, key, sum);
-    }
+static void acc_free(gpointer data)
+{
+    struct acc *a = data;
+
+    g_ptr_array_free(a->runs, TRUE);
+    g_free(a);
 }
 
-/* The words of one leaf page in the prefix's range; continues (the page's last word is in the range
- * or before it) or not (a word after the range was met). gap: bytes of the pages up to the next page
- * where a word starts, where the page's last doclist goes on. */
-static bool read_page(struct reader *r, int64_t segid, int64_t pgno, int64_t gap)
+/* Where one segment's walk is: the word whose doclist is open (NULL when it is not in the range),
+ * the run of keys it is adding to, and what the next page continues. */
+struct walk {
+    struct acc *word;
+    GArray *run;
+    bool open;      /* a doclist goes on at the next page */
+    int64_t rowid;  /* the last key read */
+    uint64_t skip;  /* bytes of a position list still to pass on the next page */
+};
+
+static struct acc *word_of(struct reader *r, const uint8_t *w, size_t n)
+{
+    char *key = g_strndup((const char *) w + 1, n - 1); /* without the index byte */
+    struct acc *a = g_hash_table_lookup(r->words, key);
+
+    if (a) {
+        g_free(key);
+    } else {
+        a = g_new0(struct acc, 1);
+        a->runs = g_ptr_array_new_with_free_func((GDestroyNotify) g_array_unref);
+        g_hash_table_insert(r->words, key, a);
+    }
+    return a;
+}
+
+/* The entries of a doclist from pos to end on page p (szleaf its words' end): key varints (the
+ * first absolute when absolute, then deltas), each followed by its position list's size (times two,
+ * plus one for a deletion) and the list, which may go on over the next page. Returns false when they
+ * do not fit. */
+static bool read_entries(struct walk *w, const uint8_t *p, uint64_t pos, uint64_t end, uint64_t szleaf,
+                         bool absolute)
+{
+    if (w->word)
+        w->word->bytes += (int64_t) (end - pos);
+    while (pos < end) {
+        const uint8_t *at = p + pos;
+        uint64_t v, npos;
+        if (!take(&at, p + end, &v) || !take(&at, p + end, &npos))
+            return false;
+        w->rowid = absolute ? (int64_t) v : w->rowid + (int64_t) v;
+        absolute = false;
+        if (w->word && (npos & 1))
+            w->word->deleted = true;
+        else if (w->word)
+            g_array_append_val(w->run, w->rowid);
+        pos = (uint64_t) (at - p) + (npos >> 1);
+        if (pos > end) {
+            if (end != szleaf)
+                return false; /* a position list runs into the next word */
+            w->skip = pos - end;
+        }
+    }
+    return true;
+}
+
+/* Starts (or stops, for a word outside the range) the walk's word. */
+static void start_word(struct reader *r, struct walk *w, struct acc *word)
+{
+    w->word = word;
+    w->run = NULL;
+    if (word) {
+        w->run = g_array_new(FALSE, FALSE, sizeof(int64_t));
+        g_ptr_array_add(word->runs, w->run);
+    }
+    (void) r;
+}
+
+/* One leaf page: the rest of the open doclist, then each word that starts on the page and its
+ * doclist. Returns whether the walk goes on (the page's last word is not past the range). */
+static bool read_page(struct reader *r, struct walk *w, int64_t segid, int64_t pgno)
 {
     const uint8_t *p, *end, *foot;
     uint8_t word[1024];
-    size_t nword = 0;
-    uint64_t off = 0, szleaf;
+    uint64_t offs[512], rowid_off, szleaf, pos = 4, first_word;
+    size_t nword = 0, nterms = 0;
     bool more = true;
     int nn;
 
@@ -142,72 +206,98 @@ static bool read_page(struct reader *r, int64_t segid, int64_t pgno, int64_t gap
     }
     p = sqlite3_column_blob(r->page, 0);
     end = p + nn;
+    rowid_off = (uint64_t) ((p[0] << 8) | p[1]);
     szleaf = (uint64_t) ((p[2] << 8) | p[3]);
-    foot = p + szleaf;
-    if (foot > end || szleaf < 4) {
+    if (szleaf > (uint64_t) nn || szleaf < 4) {
         r->bad = true;
         return false;
     }
-    for (int i = 0; foot < end && more; i++) {
-        uint64_t delta, shared = 0, len, next;
-        const uint8_t *w;
-        size_t k = varint(foot, end, &delta);
-        if (k == 0) {
+    for (foot = p + szleaf; foot < end && !r->bad;) {
+        uint64_t delta;
+        r->bad = !take(&foot, end, &delta) || nterms == G_N_ELEMENTS(offs) ||
+                 (offs[nterms] = (nterms ? offs[nterms - 1] : 0) + delta) >= szleaf;
+        nterms++;
+    }
+    first_word = nterms ? offs[0] : szleaf;
+    /* the doclist open on the page before: the rest of a position list, then keys from rowid_off */
+    if (!r->bad && w->open) {
+        const uint64_t pass = MIN(w->skip, szleaf - pos);
+        if (w->word)
+            w->word->bytes += (int64_t) pass;
+        pos += pass;
+        w->skip -= pass;
+        if (w->skip == 0 && pos < first_word)
+            r->bad = rowid_off != pos || !read_entries(w, p, pos, first_word, szleaf, true);
+        w->open = w->skip > 0 || (nterms == 0 && (rowid_off || pos == szleaf));
+    }
+    for (size_t i = 0; i < nterms && more && !r->bad; i++) {
+        uint64_t shared = 0, len, stop = i + 1 < nterms ? offs[i + 1] : szleaf;
+        const uint8_t *at = p + offs[i];
+        if ((i > 0 && !take(&at, end, &shared)) || !take(&at, end, &len) || shared > nword ||
+            shared + len > sizeof word || len > (uint64_t) (end - at)) {
             r->bad = true;
             break;
         }
-        foot += k;
-        off += delta;
-        w = p + off;
-        if (off >= szleaf || (i > 0 && !take(&w, end, &shared)) || !take(&w, end, &len) || shared > nword ||
-            shared + len > sizeof word || len > (uint64_t) (end - w)) {
-            r->bad = true;
-            break;
-        }
-        memcpy(word + shared, w, len);
+        memcpy(word + shared, at, len);
         nword = shared + len;
-        /* how far this word's doclist reaches: the next word's offset, else the end of the page's
-         * words and the pages after it */
-        if (foot < end && varint(foot, end, &next))
-            next += off;
-        else
-            next = szleaf + (uint64_t) gap;
-        if (nword >= r->nlo && memcmp(word, r->lo, r->nlo) == 0)
-            add_word(r, word, nword, (int64_t) (next - off));
-        else if (memcmp(word, r->lo, MIN(nword, r->nlo)) > 0)
+        at += len;
+        if (nword >= r->nlo && memcmp(word, r->lo, r->nlo) == 0) {
+            start_word(r, w, word_of(r, word, nword));
+        } else if (memcmp(word, r->lo, MIN(nword, r->nlo)) > 0) {
             more = false; /* past the range (a word before it, or a prefix of it, compares lower) */
+            break;
+        } else {
+            start_word(r, w, NULL);
+        }
+        w->skip = 0;
+        r->bad = !read_entries(w, p, (uint64_t) (at - p), stop, szleaf, true);
+        w->open = stop == szleaf;
     }
     return more && !r->bad;
 }
 
-/* The pages of one segment where words of the range start, read in order. */
+/* The pages of one segment from where the range's first word may be, in order, until a word past
+ * the range. */
 static void read_segment(struct reader *r, const struct segment *seg)
 {
-    int64_t first = seg->first, last = seg->last, pgno = first, next;
-    bool more = true, have_next;
+    struct walk w = {0};
+    int64_t pgno = seg->first;
 
-    if (last == 0)
+    if (seg->last == 0)
         return; /* emptied by a merge */
     sqlite3_reset(r->seek);
     sqlite3_bind_int64(r->seek, 1, seg->id);
     sqlite3_bind_blob(r->seek, 2, r->lo, (int) r->nlo, SQLITE_STATIC);
     if (sqlite3_step(r->seek) == SQLITE_ROW)
-        pgno = MAX(sqlite3_column_int64(r->seek, 0), first);
+        pgno = MAX(sqlite3_column_int64(r->seek, 0), seg->first);
     sqlite3_reset(r->seek);
-    sqlite3_reset(r->pages);
-    sqlite3_bind_int64(r->pages, 1, seg->id);
-    sqlite3_bind_blob(r->pages, 2, r->lo, (int) r->nlo, SQLITE_STATIC);
-    do {
-        next = last + 1;
-        while ((have_next = sqlite3_step(r->pages) == SQLITE_ROW) &&
-               (next = sqlite3_column_int64(r->pages, 0)) <= pgno)
-            ;
-        if (!have_next || next > last)
-            next = last + 1;
-        more = read_page(r, seg->id, pgno, (next - pgno - 1) * 4000);
-        pgno = next;
-    } while (more && pgno <= last && have_next);
-    sqlite3_reset(r->pages);
+    while (pgno <= seg->last && read_page(r, &w, seg->id, pgno))
+        pgno++;
+}
+
+/* A word's keys: its runs (one per segment, each sorted, disjoint without deletions) merged pairwise,
+ * balanced. NULL when out of memory. */
+static struct maildex__set *keys_of(void *ctx, GPtrArray *runs)
+{
+    const size_t n = runs->len;
+    struct maildex__set **sets = talloc_zero_array(ctx, struct maildex__set *, n + 1), *out;
+    bool ok = sets != NULL;
+
+    for (size_t i = 0; ok && i < n; i++) {
+        GArray *run = runs->pdata[i];
+        ok = (sets[i] = maildex__set_of_ints(sets, (int64_t *) run->data, run->len)) != NULL;
+    }
+    for (size_t width = 1; ok && width < n; width *= 2)
+        for (size_t i = 0; ok && i + width < n; i += 2 * width) {
+            struct maildex__set *both = maildex__set_merge(sets, sets[i], sets[i + width], false);
+            ok = both != NULL;
+            sets[i] = both;
+        }
+    out = ok ? (n ? sets[0] : maildex__set_of_ints(sets, NULL, 0)) : NULL;
+    if (out)
+        talloc_steal(ctx, out);
+    talloc_free(sets);
+    return out;
 }
 
 static int by_text(const void *a, const void *b)
@@ -226,11 +316,10 @@ struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const 
     lo[0] = MAIN_INDEX;
     memcpy(lo + 1, prefix, len);
     r.lo = lo;
-    r.words = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    r.words = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, acc_free);
     *n = 0;
     if (sqlite3_prepare_v2(db->sql, page_sql, -1, &r.page, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->sql, seek_sql, -1, &r.seek, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->sql, pages_sql, -1, &r.pages, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(db->sql, seek_sql, -1, &r.seek, NULL) != SQLITE_OK)
         r.bad = true;
     if (!r.bad)
         segs = read_structure(&r);
@@ -241,9 +330,11 @@ struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const 
         gpointer k, v;
         g_hash_table_iter_init(&it, r.words);
         while (g_hash_table_iter_next(&it, &k, &v)) {
+            const struct acc *a = v;
             out[*n].text = talloc_strdup(out, k);
-            out[*n].bytes = *(int64_t *) v;
-            if (out[*n].text == NULL) {
+            out[*n].bytes = a->bytes;
+            out[*n].keys = a->deleted ? NULL : keys_of(out, a->runs);
+            if (out[*n].text == NULL || (!a->deleted && out[*n].keys == NULL)) {
                 talloc_free(out);
                 out = NULL;
                 break;
@@ -260,7 +351,6 @@ struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const 
     g_hash_table_destroy(r.words);
     sqlite3_finalize(r.page);
     sqlite3_finalize(r.seek);
-    sqlite3_finalize(r.pages);
     g_free(lo);
     return out;
 }

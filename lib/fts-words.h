@@ -1,31 +1,37 @@
-/* fts-words.h: the words of the full-text index that start with a prefix, read from the index's own
- * segment pages.
+/* fts-words.h: the words of the full-text index that start with a prefix, and their keys, read from
+ * the index's own segment pages.
  *
  * Why: FTS5 answers a prefix (`a*`) by merging the doclists of all its words, positions included,
- * before the first row (SQLite 3.40's fts5SetupPrefixIter): at 100k messages that merge is two thirds
- * of `count a*`. Asked one at a time, the same words cost half as much, and they can be split over
- * two cores (fts-prefix.c). The word list of fts5vocab cannot give them cheaply: it reads every
- * word's whole doclist to count it. The segment pages can: FTS5's page footer lists the offset of
- * every word that starts on a page, and the fts_idx table names the pages where words start, so the
- * words of a prefix are found by reading only the pages where they begin (the file format described
- * at the top of SQLite's ext/fts5/fts5_index.c, which FTS5 keeps stable across versions).
+ * before the first row (SQLite 3.40's fts5SetupPrefixIter), and even a word read alone goes through
+ * its segment iterator entry by entry: at 100k messages `count 'not a*'` spent ~130 ms of CPU there.
+ * The planner needs only which messages hold a word. A doclist on the pages is a run of key deltas,
+ * each followed by the size of its position list, which can be passed over unread: reading the keys
+ * so costs a few milliseconds. The word list of fts5vocab cannot help: it reads every word's whole
+ * doclist to count it. The layout read is the file format described at the top of SQLite's
+ * ext/fts5/fts5_index.c, which FTS5 keeps stable across versions (databases move between them).
  *
  * What it must not do: guess. Anything not laid out as expected (an unknown structure record, a page
- * that does not parse) makes it return NULL and the caller asks FTS5 for the prefix as before. A
- * word listed here may have no matches left (its doclist holds only deletions); a word that has one
- * is never missing. It reads the committed index only: inside a write transaction FTS5 may hold
- * words not yet on any page, so the caller must not use it there. */
+ * that does not parse) makes it return NULL and the caller asks FTS5 for the prefix as before; a word
+ * with a deletion among its entries comes without keys, and the caller asks FTS5 for that word. A
+ * word listed may have no matches left; a word that has one is never missing. It reads the
+ * committed index only: inside a write transaction FTS5 may hold words not yet on any page, so the
+ * caller must not use it there. */
 #ifndef MAILDEX_FTS_WORDS_H
 #define MAILDEX_FTS_WORDS_H
 
 #include "maildex-private.h"
+#include "query-sets.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 struct maildex__fts_word {
     const char *text; /* NUL-terminated (words hold no NUL) */
-    int64_t bytes;    /* about how many bytes its doclists take, over every segment: a weight */
+    int64_t bytes;    /* how many bytes its doclists take, over every segment: a weight */
+    /* Its keys in any column, read from its doclists on the pages: what FTS5 finds for the word.
+     * NULL when an entry of it is a deletion (which cancels an older segment's entry, or its own
+     * document's old text: FTS5 must say which remain). */
+    struct maildex__set *keys;
 };
 
 /* The distinct words of the table fts that start with the len bytes of prefix, sorted bytewise, in
