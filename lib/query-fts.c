@@ -418,6 +418,11 @@ static const struct maildex__set *prefix_set(struct maildex__planner *p, const s
     return set == NO_PREFIX_SET ? NULL : set;
 }
 
+bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    return n->kind == MAILDEX__Q_TERM && is_fts_term(n) && prefix_set(p, n) != NULL;
+}
+
 bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     const struct maildex__set *set = n->kind == MAILDEX__Q_TERM ? g_hash_table_lookup(p->key_sets, n) : NULL;
@@ -455,8 +460,10 @@ static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *
 static int64_t term_estimate_capped(struct maildex__planner *p, const struct maildex__qnode *n,
                                     int64_t cap)
 {
+    const struct maildex__set *set = prefix_set(p, n);
+
     (void) cap;
-    return term_estimate(p, n);
+    return set ? (int64_t) maildex__set_size(set) : term_estimate(p, n);
 }
 
 const struct maildex__field_ops maildex__fts_field_ops = {term_probe, term_drive, term_estimate_capped,

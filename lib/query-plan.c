@@ -23,6 +23,15 @@
 static const char *probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a);
 static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d);
 
+/* Whether an AND's child c (or the child of a NOT) joins the AND's one FTS5 expression: a full-text
+ * part, but not a lone prefix read from the index's pages, which is a set of its own. */
+static bool fts_part(struct maildex__planner *p, const struct maildex__qnode *c)
+{
+    const struct maildex__qnode *x = c->kind == MAILDEX__Q_NOT ? c->children[0] : c;
+
+    return maildex__fts_able(x) && !maildex__fts_lone_prefix(p, x);
+}
+
 /* The probe of an AND of the children take[] selects: the full-text ones as one MATCH cursor. */
 static const char *probe_and(struct maildex__planner *p, struct maildex__qnode *const *c, size_t n,
                              const bool *take, const char *a)
@@ -38,7 +47,7 @@ static const char *probe_and(struct maildex__planner *p, struct maildex__qnode *
     for (size_t i = 0; i < n; i++) {
         if (!take[i])
             continue;
-        fts[i] = maildex__fts_able(c[i]->kind == MAILDEX__Q_NOT ? c[i]->children[0] : c[i]);
+        fts[i] = fts_part(p, c[i]);
         any |= fts[i] && c[i]->kind != MAILDEX__Q_NOT;
     }
     if (any) {
@@ -302,7 +311,7 @@ static bool drive_and(struct maildex__planner *p, const struct maildex__qnode *n
     }
     for (size_t i = 0; i < nc; i++) {
         const struct maildex__qnode *c = n->children[i];
-        fts[i] = maildex__fts_able(c->kind == MAILDEX__Q_NOT ? c->children[0] : c);
+        fts[i] = fts_part(p, c);
         any_fts |= fts[i] && c->kind != MAILDEX__Q_NOT;
     }
     /* can[nc] is the full-text group, can[i] child i; a NOT never drives. */

@@ -174,8 +174,12 @@ bool maildex__fts_able(const struct maildex__qnode *n);
 
 /* Whether n holds a prefix term (`lun*`): FTS5 merges its whole doclist whenever it starts it. */
 bool maildex__fts_has_prefix(const struct maildex__qnode *n);
-/* Whether n is a lone prefix whose keys the planner has already read word by word (fts-prefix.h), so
- * that streaming it costs no more than any set. */
+/* Whether n is a lone prefix whose keys the planner reads from the index's pages (fts-prefix.h),
+ * reading them now: it is then a part of its own in an AND, not a piece of the AND's FTS5
+ * expression, where FTS5 would merge its words' positions. */
+bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n);
+/* Whether n is a lone prefix whose keys the planner has already read (fts-prefix.h), so that
+ * streaming it costs no more than any set. */
 bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n);
 
 /* The MATCH expression of an fts_able n, or of the children of an AND that take[] selects; *prefix
