@@ -539,7 +539,7 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
     if (w->opts.debounce_ms == 0)
         w->opts.debounce_ms = WATCH_DEBOUNCE_MS;
     w->mail_root = config_mail_root(w, cli->config);
-    if ((rc = read_config(w)) != 0 || (rc = cli_check_new_tags((const char *const *) w->new_tags)) != 0 ||
+    if ((rc = read_config(w)) != 0 || (rc = cli_check_new_tags(cli, (const char *const *) w->new_tags)) != 0 ||
         (rc = open_db(w)) != 0) {
         talloc_free(w);
         return rc;
