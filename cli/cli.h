@@ -69,6 +69,8 @@ struct cli {
     /* Set to ask a long writer (`new`) to commit its batch and stop: NULL in a process of its own,
      * where `new` takes SIGINT and SIGTERM for it; the request's cancel flag in `server`. */
     volatile int *interrupted;
+    /* Held while db is set or cleared, when another thread may interrupt db (server's cancel). */
+    GMutex *db_lock;
     bool own_process; /* main's, not a server request: unknown commands run maildex-NAME, CMD_PROCESS ones run */
 };
 
@@ -84,6 +86,9 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 
 /* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status. */
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode);
+
+/* Closes cli->db (NULL allowed) and sets it to NULL, under cli->db_lock when there is one. */
+void cli_close_db(struct cli *cli);
 
 /* Prints "maildex CMD: message" on stderr (cli_program for maildex); returns 1 (EXIT_FAILURE) for
  * `return cli_error(...)`. */
@@ -123,6 +128,7 @@ command_fn cmd_insert;
 command_fn cmd_show;
 command_fn cmd_reply;
 command_fn cmd_watch;
+command_fn cmd_server;
 
 /* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
  * (relative-date.c). */

@@ -110,8 +110,7 @@ int cmd_insert(struct cli *cli, int argc, char **argv)
     }
     rc = exit_status(st);
     /* The hook may write to the database itself. */
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if (rc == EXIT_SUCCESS && hooks)
         hook_run(cli, "post-insert");
 done:

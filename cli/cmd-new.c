@@ -269,12 +269,10 @@ int cmd_new(struct cli *cli, int argc, char **argv)
         fprintf(cli->err, "\r\033[K");
     if (st != MAILDEX_STATUS_OK) {
         cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-        maildex_db_close(cli->db);
-        cli->db = NULL;
+        cli_close_db(cli);
         return EXIT_FAILURE;
     }
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if (!quiet)
         report(cli->out, &stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
     return finish(cli, &stats, !no_hooks);

@@ -176,8 +176,7 @@ static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
 
     if (stashed->len == 0)
         return 0;
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if ((rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE)) != 0)
         return rc;
     qopts.exclude = MAILDEX_EXCLUDE_FALSE;

@@ -19,6 +19,9 @@ const struct command cli_commands[] = {
      "Index new, moved and removed mail"},
     {"watch", cmd_watch, CMD_CONFIG | CMD_PROCESS, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
      "Index mail as it lands in the Maildirs, until stopped"},
+    {"server", cmd_server, CMD_CONFIG | CMD_PROCESS,
+     "[--socket=PATH | --listen] [--watch] [--no-hooks] [--debounce=MS]",
+     "Answer requests from editors (doc/protocol.md) on stdin/stdout or a socket"},
     {"search", cmd_search, CMD_DB_READ | CMD_QUERY,
      "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] [--query=infix|sexp] "
      "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
@@ -157,11 +160,21 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     char *file = config_database_file(cli->ctx, cli->config);
     char *root = config_mail_root(cli->ctx, cli->config);
     char *error = NULL;
+    maildex_db_t *db = NULL;
     maildex_status_t st;
 
     if (mode == MAILDEX_DB_CREATE && make_database_dir(cli, file) != 0)
         return EXIT_FAILURE;
-    st = maildex_db_open(file, root, mode, &cli->db, &error);
+    st = maildex_db_open(file, root, mode, &db, &error);
+    if (st == MAILDEX_STATUS_OK) {
+        if (cli->db_lock)
+            g_mutex_lock(cli->db_lock);
+        cli->db = db;
+        if (cli->interrupted && *cli->interrupted) /* cancelled before it was open */
+            maildex_db_interrupt(db);
+        if (cli->db_lock)
+            g_mutex_unlock(cli->db_lock);
+    }
     if (st != MAILDEX_STATUS_OK) {
         if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
             cli_error(cli, "no database at '%s': run 'maildex new' first", file);
@@ -175,6 +188,18 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     if (mode != MAILDEX_DB_READ_ONLY)
         maildex_db_set_waiting(cli->db, on_waiting, cli);
     return 0;
+}
+
+void cli_close_db(struct cli *cli)
+{
+    maildex_db_t *db = cli->db;
+
+    if (cli->db_lock)
+        g_mutex_lock(cli->db_lock);
+    cli->db = NULL;
+    if (cli->db_lock)
+        g_mutex_unlock(cli->db_lock);
+    maildex_db_close(db);
 }
 
 static int check_format_version(struct cli *cli)
@@ -360,9 +385,7 @@ int cli_run(struct cli *cli, int argc, char **argv)
     status = cli->command->fn(cli, argc - first, argv + first);
 
 done:
-    if (cli->db)
-        maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if (fflush(cli->out) != 0 && status == EXIT_SUCCESS)
         status = EXIT_FAILURE;
     return status;

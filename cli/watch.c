@@ -526,6 +526,13 @@ static void init_handles(struct watch *w)
     }
 }
 
+int watch_check_debounce(struct cli *cli, int ms)
+{
+    if (ms < 1 || ms > 60000)
+        return cli_error(cli, "--debounce=%d: give milliseconds from 1 to 60000", ms);
+    return 0;
+}
+
 int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *opts,
                 struct watch **out)
 {

@@ -85,6 +85,12 @@ maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, mai
  * freed either way). */
 maildex_status_t maildex_db_close(maildex_db_t *db);
 
+/* Makes every SQLite statement running on db, and every one started later, fail with
+ * MAILDEX_STATUS_INTERRUPTED (a write rolls back what it had not committed). The one call that may
+ * be made from another thread while db is in use (a server cancelling a request); db must stay open
+ * until it returns. There is no way back: close the handle. */
+void maildex_db_interrupt(maildex_db_t *db);
+
 /* The message describing the last failure on db, owned by db; valid until the next call on db. Never
  * NULL (empty when there was no failure). */
 const char *maildex_db_errmsg(maildex_db_t *db);
