@@ -249,7 +249,7 @@ static bool is_reader(char **argv, int argc)
 /* A request's argv: the client's, after the program's name and the server's --config. */
 static char **request_argv(struct server *s, JsonArray *args, int *argc, const char **why)
 {
-    GPtrArray *v = g_ptr_array_new();
+    GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
     guint n = json_array_get_length(args);
 
     g_ptr_array_add(v, g_strdup("maildex"));
