@@ -1,14 +1,15 @@
 /* `maildex server`'s clients and the order their requests run in (doc/protocol.md): request lines read
- * and parsed (json-glib), readers started at once, writers one at a time in the order received,
+ * and parsed (json-read.c), readers started at once, writers one at a time in the order received,
  * output framed back to the client that asked ("out ID LEN", "end ID STATUS LEN"), cancels, the
  * watch's rounds sent as "event LEN" frames to clients that subscribed, and the end: stdin closed
  * (or a signal) lets the writer in hand finish, cancels the readers, then the loop ends. */
+#include "json-read.h"
 #include "server.h"
+#include "sprinter.h"
 #include "watch.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,24 +248,24 @@ static bool is_reader(char **argv, int argc)
 }
 
 /* A request's argv: the client's, after the program's name and the server's --config. */
-static char **request_argv(struct server *s, JsonArray *args, int *argc, const char **why)
+static char **request_argv(struct server *s, const struct json *args, int *argc, const char **why)
 {
     GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
-    guint n = json_array_get_length(args);
 
     g_ptr_array_add(v, g_strdup("maildex"));
     if (s->cli->config_option)
         g_ptr_array_add(v, g_strdup_printf("--config=%s", s->cli->config_option));
-    for (guint i = 0; i < n; i++) {
-        JsonNode *a = json_array_get_element(args, i);
-        if (!JSON_NODE_HOLDS_VALUE(a) || json_node_get_value_type(a) != G_TYPE_STRING) {
-            *why = "argv must be an array of strings";
+    for (size_t i = 0; i < args->n; i++) {
+        const struct json *a = args->items[i];
+        if (a->kind != JSON_STRING || strlen(a->string) != a->string_len) {
+            *why = a->kind != JSON_STRING ? "argv must be an array of strings"
+                                          : "an argument holds a NUL character";
             g_ptr_array_free(v, TRUE);
             return NULL;
         }
-        g_ptr_array_add(v, g_strdup(json_node_get_string(a)));
+        g_ptr_array_add(v, g_strdup(a->string));
     }
-    if (n == 0) {
+    if (args->n == 0) {
         *why = "argv is empty";
         g_ptr_array_free(v, TRUE);
         return NULL;
@@ -274,23 +275,21 @@ static char **request_argv(struct server *s, JsonArray *args, int *argc, const c
     return (char **) g_ptr_array_free(v, FALSE);
 }
 
-static bool member_int(JsonObject *o, const char *name, int64_t *out)
+static bool member_int(const struct json *o, const char *name, int64_t *out)
 {
-    JsonNode *n = json_object_get_member(o, name);
+    const struct json *n = json_member(o, name);
 
-    if (n == NULL || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
+    if (n == NULL || n->kind != JSON_NUMBER || !n->is_integer)
         return false;
-    *out = json_node_get_int(n);
+    *out = n->integer;
     return true;
 }
 
-static const char *member_string(JsonObject *o, const char *name)
+static const struct json *member_string(const struct json *o, const char *name)
 {
-    JsonNode *n = json_object_get_member(o, name);
+    const struct json *n = json_member(o, name);
 
-    if (n == NULL || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
-        return NULL;
-    return json_node_get_string(n);
+    return n && n->kind == JSON_STRING ? n : NULL;
 }
 
 static void cancel(struct client *c, int64_t id)
@@ -309,14 +308,15 @@ static void cancel(struct client *c, int64_t id)
 }
 
 /* A command request: {"id": N, "argv": [...], "stdin": TEXT | "stdin_base64": BASE64}. */
-static void command(struct client *c, JsonObject *o, int64_t id)
+static void command(struct client *c, const struct json *o, int64_t id)
 {
     struct server *s = c->server;
-    JsonNode *args = json_object_get_member(o, "argv");
-    const char *why = NULL, *text = member_string(o, "stdin"), *b64 = member_string(o, "stdin_base64");
+    const struct json *args = json_member(o, "argv"), *text = member_string(o, "stdin"),
+                      *b64 = member_string(o, "stdin_base64");
+    const char *why = NULL;
     struct request *r;
 
-    if (args == NULL || !JSON_NODE_HOLDS_ARRAY(args))
+    if (args == NULL || args->kind != JSON_ARRAY)
         return send_error(c, id, "bad request %" PRId64 ": no argv array", id);
     if (g_hash_table_contains(c->requests, &id))
         return send_error(c, id, "bad request: id %" PRId64 " is already running", id);
@@ -326,16 +326,16 @@ static void command(struct client *c, JsonObject *o, int64_t id)
     r->server = s;
     r->client = c;
     r->id = id;
-    if ((r->argv = request_argv(s, json_node_get_array(args), &r->argc, &why)) == NULL) {
+    if ((r->argv = request_argv(s, args, &r->argc, &why)) == NULL) {
         free_request(r);
         return send_error(c, id, "bad request %" PRId64 ": %s", id, why);
     }
     if (b64) {
         gsize len;
-        guchar *bytes = g_base64_decode(b64, &len);
+        guchar *bytes = g_base64_decode(b64->string, &len);
         r->input = g_bytes_new_take(bytes, len);
     } else if (text) {
-        r->input = g_bytes_new(text, strlen(text));
+        r->input = g_bytes_new(text->string, text->string_len);
     }
     r->writer = !is_reader(r->argv, r->argc);
     g_hash_table_insert(c->requests, &r->id, r);
@@ -349,32 +349,24 @@ static void command(struct client *c, JsonObject *o, int64_t id)
 
 static void request_line(struct client *c, const char *line, size_t len)
 {
-    JsonParser *parser = json_parser_new();
-    GError *error = NULL;
-    JsonNode *root;
-    JsonObject *o;
+    void *ctx = talloc_new(NULL);
+    char *error = NULL;
+    const struct json *o = json_parse(ctx, line, len, &error), *subscribe;
     int64_t id = 0;
 
-    if (len == 0 || !json_parser_load_from_data(parser, line, (gssize) len, &error) ||
-        (root = json_parser_get_root(parser)) == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
-        send_error(c, 0, "bad request: not a JSON object%s%s", error ? ": " : "",
-                   error ? error->message : "");
-        g_clear_error(&error);
-        g_object_unref(parser);
-        return;
-    }
-    o = json_node_get_object(root);
-    if (member_int(o, "cancel", &id)) {
+    if (o == NULL || o->kind != JSON_OBJECT) {
+        send_error(c, 0, "bad request: not a JSON object%s%s", error ? ": " : "", error ? error : "");
+    } else if (member_int(o, "cancel", &id)) {
         cancel(c, id);
     } else if (!member_int(o, "id", &id) || id < 1) {
         send_error(c, 0, "bad request: no \"id\" (a positive integer)");
-    } else if (json_object_has_member(o, "subscribe")) {
-        c->subscribed = json_object_get_boolean_member(o, "subscribe");
+    } else if ((subscribe = json_member(o, "subscribe")) != NULL) {
+        c->subscribed = subscribe->kind == JSON_BOOL && subscribe->boolean;
         send_end(c, id, 0, NULL, 0);
     } else {
         command(c, o, id);
     }
-    g_object_unref(parser);
+    talloc_free(ctx);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -522,55 +514,65 @@ static int listen_on(struct server *s, const char *path)
     return 0;
 }
 
+/* A round of the watch as one line of JSON, through the printer every command uses. */
+static char *round_json(const struct watch_round *round, size_t *len)
+{
+    char *text = NULL, id[17];
+    FILE *f = open_memstream(&text, len);
+    void *ctx = talloc_new(NULL);
+    struct sprinter *sp;
+
+    if (f == NULL || ctx == NULL || (sp = sprinter_json_create(ctx, f)) == NULL) {
+        if (f)
+            fclose(f);
+        talloc_free(ctx);
+        free(text);
+        return NULL;
+    }
+    sp->begin_map(sp);
+    sp->map_key(sp, "added");
+    sp->integer(sp, (int64_t) round->added);
+    sp->map_key(sp, "removed");
+    sp->integer(sp, (int64_t) round->removed);
+    sp->map_key(sp, "renamed");
+    sp->integer(sp, (int64_t) round->renamed);
+    sp->map_key(sp, "threads");
+    sp->begin_list(sp);
+    for (size_t i = 0; i < round->n_threads; i++) {
+        snprintf(id, sizeof id, "%016" PRIx64, round->threads[i]);
+        sp->string(sp, id);
+    }
+    sp->end(sp);
+    sp->map_key(sp, "full");
+    sp->boolean(sp, round->full);
+    sp->map_key(sp, "status");
+    sp->integer(sp, round->status);
+    sp->map_key(sp, "error");
+    if (round->error)
+        sp->string(sp, round->error);
+    else
+        sp->null(sp);
+    sp->end(sp); /* the printer ends the top-level value with a newline, as every command's output */
+    talloc_free(ctx);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 static void on_round(void *data, const struct watch_round *round)
 {
     struct server *s = data;
-    JsonBuilder *b = json_builder_new();
-    JsonGenerator *g = json_generator_new();
-    JsonNode *root;
-    char *text;
-    char id[17];
+    size_t len = 0;
+    char *text = round_json(round, &len);
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "added");
-    json_builder_add_int_value(b, (gint64) round->added);
-    json_builder_set_member_name(b, "removed");
-    json_builder_add_int_value(b, (gint64) round->removed);
-    json_builder_set_member_name(b, "renamed");
-    json_builder_add_int_value(b, (gint64) round->renamed);
-    json_builder_set_member_name(b, "threads");
-    json_builder_begin_array(b);
-    for (size_t i = 0; i < round->n_threads; i++) {
-        snprintf(id, sizeof id, "%016" PRIx64, round->threads[i]);
-        json_builder_add_string_value(b, id);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "full");
-    json_builder_add_boolean_value(b, round->full);
-    json_builder_set_member_name(b, "status");
-    json_builder_add_int_value(b, round->status);
-    json_builder_set_member_name(b, "error");
-    if (round->error)
-        json_builder_add_string_value(b, round->error);
-    else
-        json_builder_add_null_value(b);
-    json_builder_end_object(b);
-    root = json_builder_get_root(b);
-    json_generator_set_root(g, root);
-    text = json_generator_to_data(g, NULL);
-    for (GList *l = s->clients; l; l = l->next) {
+    for (GList *l = s->clients; text && l; l = l->next) {
         struct client *c = l->data;
-        if (c->subscribed) {
-            GString *line = g_string_new(text);
-            g_string_append_c(line, '\n');
-            send_frame(c, "event", line->str, line->len);
-            g_string_free(line, TRUE);
-        }
+        if (c->subscribed)
+            send_frame(c, "event", text, len);
     }
-    g_free(text);
-    json_node_unref(root);
-    g_object_unref(g);
-    g_object_unref(b);
+    free(text);
 }
 
 static void on_watch_stopped(void *data, int status)

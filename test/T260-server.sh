@@ -137,7 +137,9 @@ test_begin_subtest "bad requests are answered with an error and the server goes 
 printf '%s\n' 'not json' '{"argv":["count","*"]}' '{"id":3,"argv":"count"}' '{"id":4,"argv":[1,2]}' '{"id":5,"argv":[]}' \
     '{"id":6,"argv":["server"]}' '{"id":7,"argv":["watch"]}' '{"id":8,"argv":["count","*"]}' |
     $CLIENT send "$(command -v maildex)" > bad.out
-test_expect_equal "$(sed 's/: <data>.*//' bad.out)" "0 1
+test_expect_equal "$(cat bad.out)" "0 1
+maildex server: bad request: not a JSON object: expected a value at byte 0
+0 1
 maildex server: bad request: no \"id\" (a positive integer)
 3 1
 maildex server: bad request 3: no argv array
@@ -150,6 +152,36 @@ maildex server: runs only as a process of its own, not inside 'maildex server'
 7 1
 maildex watch: runs only as a process of its own, not inside 'maildex server'
 8 0
+$N
+server 0"
+
+test_begin_subtest "requests are read as JSON: escapes, surrogate pairs, NUL, bad UTF-8, nesting, numbers"
+{
+    printf '%s\n' '{"id":1,"argv":["count","from:\u0042ob or subject:\"caf\u00e9\" or \ud83d\ude00"],"x":[1,-2.5e3,{"a":null,"b":false}]}'
+    printf '%s\n' '{"id":2,"argv":["count","\u0000"]}'
+    printf '{"id":3,"argv":["count","\377"]}\n'
+    printf '%s\n' '{"id":4,"argv":["count","\ud83d"]}'
+    printf '%s\n' '{"id":5,"argv":["count","*"],"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}'
+    printf '%s\n' '{"id":6.5,"argv":["count","*"]}' '{"id":7,"argv":["count","*"],}' '{"id":8,"argv":["count","*"]} x'
+    printf '%s\n' '{"id":9,"argv":["count","*"],"big":123456789012345678901234567890}'
+} | $CLIENT send "$(command -v maildex)" > json.out
+test_expect_equal "$(cat json.out)" "0 1
+maildex server: bad request: not a JSON object: text that is not UTF-8 at byte 25
+0 1
+maildex server: bad request: not a JSON object: a high surrogate without its low one at byte 31
+0 1
+maildex server: bad request: not a JSON object: nesting too deep at byte 100
+0 1
+maildex server: bad request: no \"id\" (a positive integer)
+0 1
+maildex server: bad request: not a JSON object: expected a member name at byte 29
+0 1
+maildex server: bad request: not a JSON object: text after the value at byte 30
+1 0
+$(maildex count 'from:Bob or subject:"café" or 😀')
+2 1
+maildex server: bad request 2: an argument holds a NUL character
+9 0
 $N
 server 0"
 

@@ -8,8 +8,9 @@
                                                stdout, stderr or status; exit 1 if any
     server-client.py send MAILDEX [SERVER-ARGS...] < REQUESTS
                                                send the request lines as they are, print each
-                                               request's answer as "ID STATUS" + stdout + stderr, in
-                                               id order, and events as "event JSON"
+                                               request's answer as "ID STATUS" + stdout + stderr:
+                                               first the lines that were not requests (id 0) in
+                                               order, then by id; then events as "event JSON"
     server-client.py one SOCKET ARGV-JSON      one request over the socket; its stdout on stdout,
                                                its stderr on stderr, its status as the exit status
 
@@ -32,6 +33,7 @@ class Answers:
         self.out = {}
         self.ended = {}
         self.events = []
+        self.unnamed = []  # the ends of lines that were not requests (id 0), in order
         self.cond = threading.Condition()
         self.closed = False
         threading.Thread(target=self._read, daemon=True).start()
@@ -61,6 +63,8 @@ class Answers:
             with self.cond:
                 if words[0] == "out":
                     self.out.setdefault(int(words[1]), bytearray()).extend(payload)
+                elif words[0] == "end" and words[1] == "0":
+                    self.unnamed.append((int(words[2]), payload))
                 elif words[0] == "end":
                     self.ended[int(words[1])] = (int(words[2]), payload)
                 elif words[0] == "event":
@@ -144,6 +148,8 @@ def send(maildex, server_args):
     rc = server.wait(timeout=120)
     with answers.cond:
         answers.cond.wait_for(lambda: answers.closed, 10)
+    for status, err in answers.unnamed:
+        sys.stdout.buffer.write(b"0 %d\n" % status + err)
     for rid in sorted(set(ids) | set(answers.ended)):
         if rid in answers.ended:
             status, err = answers.ended[rid]
