@@ -42,6 +42,8 @@ struct client {
     struct server *server;
     uv_pipe_t in, out;       /* a socket client: in only, used both ways */
     bool two_handles, input_done, gone, subscribed;
+    bool draining;           /* gone, and closing once what is queued for it is written */
+    bool failed;             /* a write failed: nothing queued can reach it */
     int open_handles;
     GString *line;
     GHashTable *requests;    /* id -> struct request *, until their end is sent */
@@ -59,6 +61,7 @@ struct frame {
 static void maybe_finish(struct server *s);
 static void start_next_writer(struct server *s);
 static void client_gone(struct client *c);
+static void close_handles(struct client *c);
 
 static uv_stream_t *client_out(struct client *c)
 {
@@ -81,8 +84,15 @@ static void on_written(uv_write_t *w, int status)
     struct client *c = f->client;
 
     c->queued -= f->len;
-    if (status < 0) /* the client stopped reading: nothing it asked for can reach it */
-        client_gone(c);
+    if (status < 0 && !c->failed) { /* the client stopped reading: nothing it asked for can reach it */
+        c->failed = true;
+        if (c->draining)
+            close_handles(c);
+        else
+            client_gone(c);
+    } else if (c->draining && c->queued == 0 && !c->failed) {
+        close_handles(c);
+    }
     if (c->throttled && c->queued < RESUME_BYTES) {
         c->throttled = false;
         each_request(c, request_resume);
@@ -387,6 +397,14 @@ static void on_client_closed(uv_handle_t *h)
     maybe_finish(s);
 }
 
+static void close_handles(struct client *c)
+{
+    c->draining = false;
+    uv_close((uv_handle_t *) &c->in, on_client_closed);
+    if (c->two_handles)
+        uv_close((uv_handle_t *) &c->out, on_client_closed);
+}
+
 /* The client is gone (its input ended, or it failed): its readers are cancelled, its writers run to
  * their end (a tag change it sent is made), and what they print goes nowhere. */
 static void client_gone(struct client *c)
@@ -405,9 +423,11 @@ static void client_gone(struct client *c)
             request_cancel(r);
         g_hash_table_iter_remove(&it);
     }
-    uv_close((uv_handle_t *) &c->in, on_client_closed);
-    if (c->two_handles)
-        uv_close((uv_handle_t *) &c->out, on_client_closed);
+    /* Closing a stream cancels the writes queued on it: the last answers are written first. */
+    if (c->queued > 0 && !c->failed)
+        c->draining = true;
+    else
+        close_handles(c);
     /* Without a socket the one client is the server's reason to run. */
     if (!c->server->opts->socket_path)
         c->server->stopping = true;
