@@ -109,6 +109,9 @@
     X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
+    /* show.c */                                                                              \
+    X(MESSAGE_INDEXED_FROM, "SELECT t.\"from\", a.sender FROM texts t "                         \
+                            "LEFT JOIN addresses a ON a.id = t.id WHERE t.id = ?1")           \
     /* address.c */                                                                           \
     X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
     /* scan.c */                                                                              \
