@@ -396,7 +396,8 @@ int64_t maildex_message_date(const maildex_message_t *m);
 bool maildex_message_matched(const maildex_message_t *m);
 bool maildex_message_excluded(const maildex_message_t *m);
 
-/* The message's files as absolute paths in discovery order, and its tags sorted bytewise; each a
+/* The message's files as absolute paths in notmuch's order (by directory, in the order the index first
+ * had a file in it, then by name: the first is the one show reads), and its tags sorted bytewise; each a
  * NULL-terminated array owned by the message (loaded on first call). Return MAILDEX_STATUS_OK or a
  * database status with *out NULL. */
 maildex_status_t maildex_message_files(maildex_message_t *m, const char *const **out);

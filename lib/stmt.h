@@ -104,7 +104,8 @@
     X(REKEY_TAGS, "UPDATE message_tags SET message = ?2 WHERE message = ?1")                  \
     X(REKEY_PROPERTIES, "UPDATE properties SET message = ?2 WHERE message = ?1")              \
     X(FILE_FIRST_OF_MESSAGE, "SELECT d.path, f.name, f.id FROM files f JOIN directories d "   \
-                             "ON d.id = f.directory WHERE f.message = ?1 ORDER BY f.id")      \
+                             "ON d.id = f.directory WHERE f.message = ?1 "                    \
+                             "ORDER BY f.directory, f.name")                                  \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
