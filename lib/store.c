@@ -77,6 +77,28 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
 
 enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, COL_FIELDS, NCOLS };
 
+/* The recipients as notmuch indexes them (lib/index.cc, _index_address_list): each mailbox of To, Cc
+ * and Bcc as "name address", a group by its members alone (`undisclosed-recipients:;` gives no word,
+ * so `(not (to *))` finds the message), and a part break between two mailboxes (notmuch leaves a gap
+ * of 100 positions after each: no phrase spans two). Read from the stored form of message-address.h
+ * (each mailbox: name, address, name-addr, NUL-terminated). NULL when memory runs out. */
+static char *recipients_text(void *ctx, const struct maildex__parsed_message *m)
+{
+    static const char gap[] = {MAILDEX_FTS_PART_BREAK, '\0'};
+    const char *p = m->recipients, *end = p ? p + m->recipients_len : NULL;
+    char *text = talloc_strdup(ctx, "");
+
+    while (text && p && p < end) {
+        const char *name = p, *address = name + strlen(name) + 1;
+        const char *name_addr = address < end ? address + strlen(address) + 1 : end;
+        if (name_addr >= end)
+            break;
+        text = talloc_asprintf_append(text, "%s%s%s%s", *text ? gap : "", name, *name ? " " : "", address);
+        p = name_addr + strlen(name_addr) + 1;
+    }
+    return text;
+}
+
 /* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
 static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                             const char *cols[NCOLS])
@@ -86,8 +108,7 @@ static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                                                                m->subject_protected)
                                              : m->subject;
     cols[COL_FROM] = m->from;
-    cols[COL_TO] = talloc_asprintf(ctx, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
-                                   *m->bcc ? " " : "", m->bcc);
+    cols[COL_TO] = recipients_text(ctx, m);
     cols[COL_BODY] = m->body;
     cols[COL_ATTACHMENT] = m->attachment_names;
     cols[COL_MIMETYPE] = m->mime_types;
