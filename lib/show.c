@@ -65,8 +65,7 @@ static char *first_address(void *ctx, const char *blob, size_t len)
  * prints the From it stored when the message was indexed (its first file indexed, or the first of its
  * files when it was re-indexed), whichever of the message's files it shows, while root's are the
  * shown file's. They differ only for a message whose copies have different From headers: then the
- * stored text's (each copy's From follows the first's after a newline when it differs, store.c) and
- * the stored sender's first address replace them. */
+ * stored From (sql/0008-indexed-from.sql) and the stored sender's first address replace them. */
 static maildex_status_t indexed_from(maildex_message_t *m, struct maildex_part *root)
 {
     maildex_db_t *db = m->q->db;
@@ -82,17 +81,15 @@ static maildex_status_t indexed_from(maildex_message_t *m, struct maildex_part *
         return st;
     sqlite3_bind_int64(stmt, 1, m->key);
     st = maildex__step_row(db, stmt, &row, "cannot read a message's sender");
-    if (st == MAILDEX_STATUS_OK && row && sqlite3_column_type(stmt, 0) == SQLITE_TEXT) {
-        const char *stored = (const char *) sqlite3_column_text(stmt, 0);
-        size_t shown = strlen(root->from);
-        bool same = strncmp(stored, root->from, shown) == 0 && (stored[shown] == '\0' || stored[shown] == '\n');
-        char *from = same ? NULL : talloc_strndup(root, stored, strcspn(stored, "\n"));
-        char *sender = same || sqlite3_column_type(stmt, 1) != SQLITE_BLOB
+    if (st == MAILDEX_STATUS_OK && row && sqlite3_column_type(stmt, 0) == SQLITE_TEXT &&
+        strcmp((const char *) sqlite3_column_text(stmt, 0), root->from) != 0) {
+        char *from = talloc_strdup(root, (const char *) sqlite3_column_text(stmt, 0));
+        char *sender = sqlite3_column_type(stmt, 1) != SQLITE_BLOB
                            ? NULL
                            : first_address(root, sqlite3_column_blob(stmt, 1), (size_t) sqlite3_column_bytes(stmt, 1));
-        if (!same && from == NULL)
+        if (from == NULL)
             st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
-        if (from)
+        else
             root->from = from;
         if (sender)
             root->sender_address = sender;

@@ -78,6 +78,8 @@
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype, fields "       \
                  "FROM fts_text WHERE id = ?1")                                               \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
+    X(INDEXED_FROM_KEEP, "INSERT OR IGNORE INTO indexed_from(id, value) VALUES (?1, ?2)")     \
+    X(INDEXED_FROM_DELETE, "DELETE FROM indexed_from WHERE id = ?1")                          \
     /* message-properties.c */                                                                \
     X(PROPERTIES_OF_MESSAGE, "SELECT key, value FROM properties WHERE message = ?1 "           \
                              "ORDER BY key, value")                                           \
@@ -111,7 +113,8 @@
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
     /* show.c */                                                                              \
-    X(MESSAGE_INDEXED_FROM, "SELECT t.\"from\", a.sender FROM texts t "                         \
+    X(MESSAGE_INDEXED_FROM, "SELECT coalesce(i.value, t.\"from\"), a.sender FROM texts t "      \
+                            "LEFT JOIN indexed_from i ON i.id = t.id "                        \
                             "LEFT JOIN addresses a ON a.id = t.id WHERE t.id = ?1")           \
     /* address.c */                                                                           \
     X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
