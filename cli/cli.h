@@ -20,6 +20,7 @@
 #include "options.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <talloc.h>
 #include <time.h>
 
@@ -37,6 +38,8 @@ enum command_flags {
     CMD_CONFIG_CREATE = 1 << 3, /* runs when a named config file is missing (creates it, or needs
                                  * none); other commands refuse to run on defaults then */
     CMD_QUERY = 1 << 4,         /* takes a query: cli_start accepts --query=infix|sexp for it */
+    CMD_PROCESS = 1 << 5,       /* owns the process (signals, the terminal, a loop): never run as a
+                                 * request of `server` */
 };
 
 struct cli;
@@ -59,6 +62,16 @@ struct cli {
     int format_version;
     const char *uuid;               /* --uuid: the database revision uuid the caller expects, or NULL */
     int query_syntax;               /* maildex_query_syntax_t: --query (CMD_QUERY commands) */
+    /* Where the command reads and prints: stdin, stdout and stderr in a process; a request's own
+     * streams in `server`, which runs commands on threads. Nothing in a command names stdin, stdout
+     * or stderr; what it spawns (hooks) gets these as its fds 0, 1 and 2. */
+    FILE *in, *out, *err;
+    /* Set to ask a long writer (`new`) to commit its batch and stop: NULL in a process of its own,
+     * where `new` takes SIGINT and SIGTERM for it; the request's cancel flag in `server`. */
+    volatile int *interrupted;
+    /* Held while db is set or cleared, when another thread may interrupt db (server's cancel). */
+    GMutex *db_lock;
+    bool own_process; /* main's, not a server request: unknown commands run maildex-NAME, CMD_PROCESS ones run */
 };
 
 /* The program's name in messages: "notmuch" when it runs as notmuch (a drop-in's symlink), as notmuch's
@@ -74,6 +87,9 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 /* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status. */
 int cli_open_db(struct cli *cli, maildex_db_mode_t mode);
 
+/* Closes cli->db (NULL allowed) and sets it to NULL, under cli->db_lock when there is one. */
+void cli_close_db(struct cli *cli);
+
 /* Prints "maildex CMD: message" on stderr (cli_program for maildex); returns 1 (EXIT_FAILURE) for
  * `return cli_error(...)`. */
 int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,6 +101,12 @@ int cli_first_run(struct cli *cli);
 /* Reports options_parse's failure (parsed < 0): an unknown option in notmuch's own words, without the
  * program's name, as scripts match it; any other error as cli_error does. Returns EXIT_FAILURE. */
 int cli_option_error(struct cli *cli, int parsed, const char *error);
+
+/* The whole program on cli's streams (main.c): global options, the config, then the command argv
+ * names (argv[0] is the program). cli holds ctx, in, out, err, and interrupted and own_process as
+ * the host wants; the rest is filled in. Closes the database it opened and flushes out. Returns the
+ * exit status. main() calls it once; `server` once per request, on its own thread. */
+int cli_run(struct cli *cli, int argc, char **argv);
 
 /* The command table, NULL-terminated (main.c). */
 extern const struct command cli_commands[];
@@ -106,6 +128,7 @@ command_fn cmd_insert;
 command_fn cmd_show;
 command_fn cmd_reply;
 command_fn cmd_watch;
+command_fn cmd_server;
 
 /* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
  * (relative-date.c). */
@@ -133,7 +156,7 @@ maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given);
 
 /* notmuch refuses to index with a new.tags tag it would refuse to add, before any hook: returns 0,
  * or 1 after saying in notmuch's words which tag and why (cmd-new.c; insert and watch too). */
-int cli_check_new_tags(const char *const *tags);
+int cli_check_new_tags(struct cli *cli, const char *const *tags);
 
 /* The keywords of --format=text|text0|json|sexp, as enum sprinter_format (cmd-search.c). */
 extern const struct keyword cli_format_keywords[];

@@ -91,7 +91,7 @@ int cmd_address(struct cli *cli, int argc, char **argv)
     if (first < 0)
         return -first;
     if ((output & OUTPUT_COUNT) && dedup == MAILDEX_DEDUP_NONE) {
-        fprintf(stderr, "--output=count is not applicable with --deduplicate=no\n");
+        fprintf(cli->err, "--output=count is not applicable with --deduplicate=no\n");
         return EXIT_FAILURE;
     }
     if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
@@ -104,7 +104,7 @@ int cmd_address(struct cli *cli, int argc, char **argv)
                     (output & OUTPUT_RECIPIENTS ? MAILDEX_ADDRESS_RECIPIENTS : 0);
     aopts.dedup = (maildex_dedup_t) dedup;
     aopts.count = (output & OUTPUT_COUNT) != 0;
-    sp = sprinter_create(cli->ctx, stdout, (enum sprinter_format) format);
+    sp = sprinter_create(cli->ctx, cli->out, (enum sprinter_format) format);
     st = print_addresses(sp, q, &aopts, output);
     if (st != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));

@@ -37,8 +37,8 @@ int cmd_compact(struct cli *cli, int argc, char **argv)
         g_free(base);
     }
     if (!quiet)
-        printf("Compacting database...\n");
-    fflush(stdout);
+        fprintf(cli->out, "Compacting database...\n");
+    fflush(cli->out);
     st = maildex_db_compact(cli->db, file, &before, &after);
     if (st != MAILDEX_STATUS_OK) {
         if (backup)
@@ -46,11 +46,11 @@ int cmd_compact(struct cli *cli, int argc, char **argv)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     }
     if (!quiet) {
-        printf("Compacted database '%s' from %llu to %llu bytes.\n", maildex_db_path(cli->db),
+        fprintf(cli->out, "Compacted database '%s' from %llu to %llu bytes.\n", maildex_db_path(cli->db),
                (unsigned long long) before, (unsigned long long) after);
         if (backup)
-            printf("The old database has been moved to %s.\n", backup);
-        printf("Done.\n");
+            fprintf(cli->out, "The old database has been moved to %s.\n", backup);
+        fprintf(cli->out, "Done.\n");
     }
     return 0;
 }

@@ -59,7 +59,7 @@ static bool is_word_char(gunichar c)
  * word characters only, not starting with a lower-case ASCII letter (those are notmuch's own), with
  * notmuch's messages word for word (scripts and the suite read them). NAME is what follows the last dot,
  * as notmuch takes it. Returns 0, or 1 when it reported why not. */
-static int check_prefix_name(const char *key)
+static int check_prefix_name(struct cli *cli, const char *key)
 {
     static const char *const sections[] = {"squery.", "index.header."};
     const char *name = NULL;
@@ -70,21 +70,21 @@ static int check_prefix_name(const char *key)
     if (!sectioned)
         return 0;
     if (!g_utf8_validate(key, -1, NULL)) {
-        fprintf(stderr, "Invalid utf8: %s\n", key);
+        fprintf(cli->err, "Invalid utf8: %s\n", key);
         return 1;
     }
     name = strrchr(key, '.') + 1;
     if (*name == '\0') {
-        fprintf(stderr, "Empty prefix name: %s\n", key);
+        fprintf(cli->err, "Empty prefix name: %s\n", key);
         return 1;
     }
     for (const char *s = name; *s; s = g_utf8_next_char(s))
         if (!is_word_char(g_utf8_get_char(s))) {
-            fprintf(stderr, "Non-word character in prefix name: %s\n", name);
+            fprintf(cli->err, "Non-word character in prefix name: %s\n", name);
             return 1;
         }
     if (*name >= 'a' && *name <= 'z') {
-        fprintf(stderr, "Prefix names starting with lower case letters are reserved: %s\n", name);
+        fprintf(cli->err, "Prefix names starting with lower case letters are reserved: %s\n", name);
         return 1;
     }
     return 0;
@@ -131,10 +131,10 @@ static int config_get_cmd(struct cli *cli, const char *key)
     value = value_of(cli, db, key, &from_file);
     if (from_file) {
         for (char **v = config_get_list(cli->ctx, cli->config, key); *v; v++)
-            printf("%s\n", *v);
+            fprintf(cli->out, "%s\n", *v);
     } else if (value) {
         for (char **v = config_split_list(cli->ctx, value); *v; v++)
-            printf("%s\n", *v);
+            fprintf(cli->out, "%s\n", *v);
     }
     maildex_db_close(db);
     return EXIT_SUCCESS;
@@ -178,7 +178,7 @@ static int config_list_cmd(struct cli *cli)
     for (guint i = 0; i < all->len; i++) {
         const char *value = value_of(cli, db, all->pdata[i], &from_file);
         if (value)
-            printf("%s=%s\n", (const char *) all->pdata[i], value);
+            fprintf(cli->out, "%s=%s\n", (const char *) all->pdata[i], value);
     }
     g_ptr_array_free(all, TRUE);
     maildex_db_close(db);
@@ -220,7 +220,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
      * answer notmuch's defaults as if they were the file's: they say how to make one and print
      * nothing, with notmuch's words and status. */
     if (strcmp(argv[first], "set") != 0 && cli->config->missing) {
-        fprintf(stderr, "Try running '%s setup' to create a configuration.\n", cli_program);
+        fprintf(cli->err, "Try running '%s setup' to create a configuration.\n", cli_program);
         return EXIT_SUCCESS;
     }
     if (strcmp(argv[first], "get") == 0) {
@@ -239,7 +239,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
             return cli_error(cli, "set requires at least one argument");
         if (strncmp(argv[key], BUILT_WITH, strlen(BUILT_WITH)) == 0)
             return cli_error(cli, "'%s' cannot be set: it says what this maildex supports", argv[key]);
-        if (check_prefix_name(argv[key]) != 0)
+        if (check_prefix_name(cli, argv[key]) != 0)
             return EXIT_FAILURE;
         if (database)
             return config_set_database(cli, argv[key], argc - key - 1, argv + key + 1);

@@ -38,9 +38,9 @@ static int count_one(struct count *c, const char *text)
         uint64_t revision;
         if (maildex_db_revision(c->cli->db, &uuid, &revision) != MAILDEX_STATUS_OK)
             return cli_error(c->cli, "%s", maildex_db_errmsg(c->cli->db));
-        printf("%llu\t%s\t%llu\n", (unsigned long long) n, uuid, (unsigned long long) revision);
+        fprintf(c->cli->out, "%llu\t%s\t%llu\n", (unsigned long long) n, uuid, (unsigned long long) revision);
     } else {
-        printf("%llu\n", (unsigned long long) n);
+        fprintf(c->cli->out, "%llu\n", (unsigned long long) n);
     }
     return 0;
 }
@@ -79,7 +79,7 @@ int cmd_count(struct cli *cli, int argc, char **argv)
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     int first = cli_start(cli, argc, argv, opts), rc;
-    FILE *in = stdin;
+    FILE *in = cli->in;
 
     if (first < 0)
         return -first;
@@ -92,7 +92,7 @@ int cmd_count(struct cli *cli, int argc, char **argv)
     if (input && (in = fopen(input, "r")) == NULL)
         return cli_error(cli, "cannot open '%s': %m", input);
     rc = count_batch(&c, in);
-    if (in != stdin)
+    if (in != cli->in)
         fclose(in);
     return rc;
 }

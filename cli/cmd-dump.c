@@ -45,7 +45,7 @@ static void put(struct dump *d, const char *line)
 static int put_formatted(struct dump *d, maildex_status_t st, char *line, const char *id)
 {
     if (st == MAILDEX_STATUS_INVALID_ARGUMENT) {
-        fprintf(stderr, "Warning: skipping message id containing line break: \"%s\"\n", id);
+        fprintf(d->cli->err, "Warning: skipping message id containing line break: \"%s\"\n", id);
         return 0;
     }
     if (st != MAILDEX_STATUS_OK)
@@ -202,7 +202,7 @@ int cmd_dump(struct cli *cli, int argc, char **argv)
         fd = mkstemp(tmp);
         d.name = output;
     } else {
-        fd = dup(STDOUT_FILENO);
+        fd = dup(fileno(cli->out));
     }
     if (fd < 0 && output)
         return cli_error(cli, "cannot create a file beside '%s': %s", output, strerror(errno));
@@ -212,7 +212,7 @@ int cmd_dump(struct cli *cli, int argc, char **argv)
         close(fd);
         rc = cli_error(cli, "cannot open '%s' for writing: %s", d.name, strerror(errno));
     } else {
-        fflush(stdout); /* nothing printed before may follow the dump */
+        fflush(cli->out); /* nothing printed before may follow the dump */
         rc = dump(&d, query);
         rc = rc ? (gzclose_w(d.out), rc) : finish(&d, fd, tmp, output);
     }

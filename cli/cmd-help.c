@@ -11,20 +11,20 @@ int cmd_help(struct cli *cli, int argc, char **argv)
 
     (void) cli;
     if (argc < 2) {
-        printf("Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
+        fprintf(cli->out, "Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
                "maildex indexes the mail in your Maildirs and answers notmuch's queries.\n\n"
                "Commands:\n");
         for (c = cli_commands; c->name; c++)
-            printf("  %-9s %s\n", c->name, c->summary);
-        printf("\nGlobal options: --config=FILE, --version, --help.\n"
+            fprintf(cli->out, "  %-9s %s\n", c->name, c->summary);
+        fprintf(cli->out, "\nGlobal options: --config=FILE, --version, --help.\n"
                "Use 'maildex help COMMAND' for one command, and 'man maildex' for all.\n");
         return EXIT_SUCCESS;
     }
     c = cli_find_command(argv[1]);
     if (c == NULL) {
-        fprintf(stderr, "maildex help: no command '%s' (see 'maildex help')\n", argv[1]);
+        fprintf(cli->err, "maildex help: no command '%s' (see 'maildex help')\n", argv[1]);
         return EXIT_FAILURE;
     }
-    printf("Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
+    fprintf(cli->out, "Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
     return EXIT_SUCCESS;
 }

@@ -22,7 +22,7 @@ static int new_tags(struct cli *cli, char ***out)
     char **tags = config_get_list(cli->ctx, cli->config, "new.tags");
 
     *out = tags;
-    return cli_check_new_tags((const char *const *) tags);
+    return cli_check_new_tags(cli, (const char *const *) tags);
 }
 
 /* The +TAG -TAG arguments, read as `tag` reads them (notmuch's parse_tag_command_line); what would
@@ -100,9 +100,9 @@ int cmd_insert(struct cli *cli, int argc, char **argv)
     io.ops = (const maildex_tag_op_t *) ops->data;
     io.nops = ops->len;
     io.decrypt = cli_index_decrypt(cli, decrypt, decrypt_given);
-    st = maildex_insert(cli->db, STDIN_FILENO, &io, &path);
+    st = maildex_insert(cli->db, fileno(cli->in), &io, &path);
     if (st != MAILDEX_STATUS_OK && path) {
-        fprintf(stderr, "maildex insert: %s; the message is kept in '%s' for 'maildex new'\n",
+        fprintf(cli->err, "maildex insert: %s; the message is kept in '%s' for 'maildex new'\n",
                 maildex_db_errmsg(cli->db), path);
         st = MAILDEX_STATUS_OK;
     } else if (st != MAILDEX_STATUS_OK) {
@@ -110,8 +110,7 @@ int cmd_insert(struct cli *cli, int argc, char **argv)
     }
     rc = exit_status(st);
     /* The hook may write to the database itself. */
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if (rc == EXIT_SUCCESS && hooks)
         hook_run(cli, "post-insert");
 done:

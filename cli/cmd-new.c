@@ -24,6 +24,7 @@ static void on_signal(int sig)
 }
 
 struct reporter {
+    struct cli *cli;
     bool verbose, quiet, tty, debug;
     bool counting; /* notmuch counts the files of a database that has no message yet, and says so */
     gint64 started, last_progress;
@@ -31,8 +32,9 @@ struct reporter {
 
 static void on_warning(void *data, const char *path, const char *reason)
 {
-    (void) data;
-    fprintf(stderr, "maildex new: '%s': %s\n", path, reason);
+    struct reporter *rep = data;
+
+    fprintf(rep->cli->err, "maildex new: '%s': %s\n", path, reason);
 }
 
 static const char *base_name(const char *path)
@@ -43,9 +45,9 @@ static const char *base_name(const char *path)
 
 /* A directory or file gone: notmuch "passed" its name in its merge of the listing with the database,
  * or it was "leftover" after the listing's last name. */
-static void print_gone(const maildex_index_event_t *e, const char *what)
+static void print_gone(FILE *out, const maildex_index_event_t *e, const char *what)
 {
-    printf("(D) add_files, pass %d: queuing %s %s %s for deletion from database\n",
+    fprintf(out, "(D) add_files, pass %d: queuing %s %s %s for deletion from database\n",
            e->sorts_last ? 3 : 2, e->sorts_last ? "leftover" : "passed", what, e->path);
 }
 
@@ -59,25 +61,25 @@ static void on_event(void *data, const maildex_index_event_t *e)
          * ignored entry in each pass; maildex lists it once and prints both lines. Its first count
          * passes over every .notmuch before it looks at new.ignore. */
         if (rep->debug && rep->counting && strcmp(base_name(e->path), ".notmuch") != 0)
-            printf("(D) count_files: explicitly ignoring %s\n", e->path);
+            fprintf(rep->cli->out, "(D) count_files: explicitly ignoring %s\n", e->path);
         if (rep->debug)
-            printf("(D) add_files, pass 1: explicitly ignoring %s\n", e->path);
+            fprintf(rep->cli->out, "(D) add_files, pass 1: explicitly ignoring %s\n", e->path);
         if (rep->debug && e->listed)
-            printf("(D) add_files, pass 2: explicitly ignoring %s\n", e->path);
+            fprintf(rep->cli->out, "(D) add_files, pass 2: explicitly ignoring %s\n", e->path);
         break;
     case MAILDEX_INDEX_FILE_GONE:
         if (rep->debug)
-            print_gone(e, "file");
+            print_gone(rep->cli->out, e, "file");
         break;
     case MAILDEX_INDEX_DIR_GONE:
         if (rep->debug)
-            print_gone(e, "directory");
+            print_gone(rep->cli->out, e, "directory");
         break;
     case MAILDEX_INDEX_DANGLING:
-        fprintf(stderr, "Error reading file %s: %s\n", e->path, strerror(ENOENT));
+        fprintf(rep->cli->err, "Error reading file %s: %s\n", e->path, strerror(ENOENT));
         break;
     case MAILDEX_INDEX_VANISHED:
-        fprintf(stderr,
+        fprintf(rep->cli->err,
                 "Unexpected error with file %s\n"
                 "add_file: Something went wrong trying to read or write a file\n"
                 "Error opening %s: %s\n",
@@ -90,7 +92,7 @@ static void on_not_mail(void *data, const char *path)
 {
     struct reporter *rep = data;
     if (!rep->quiet)
-        fprintf(stderr, "Note: Ignoring non-mail file: %s\n", path);
+        fprintf(rep->cli->err, "Note: Ignoring non-mail file: %s\n", path);
 }
 
 static void on_progress(void *data, const maildex_index_stats_t *stats, uint64_t done,
@@ -102,7 +104,7 @@ static void on_progress(void *data, const maildex_index_stats_t *stats, uint64_t
 
     (void) stats;
     if (rep->verbose) {
-        printf("%s%" PRIu64 "/%" PRIu64 ": %s\n", rep->tty ? "\r\033[K" : "", done, total, path);
+        fprintf(rep->cli->out, "%s%" PRIu64 "/%" PRIu64 ": %s\n", rep->tty ? "\r\033[K" : "", done, total, path);
         return;
     }
     if (!rep->tty || rep->quiet)
@@ -113,63 +115,63 @@ static void on_progress(void *data, const maildex_index_stats_t *stats, uint64_t
     rep->last_progress = now;
     secs = (now - rep->started) / 1e6;
     rate = secs > 0 ? done / secs : 0;
-    fprintf(stderr, "\r\033[K%" PRIu64 "/%" PRIu64 " files (%.0f files/s, %.0fs left)", done, total,
+    fprintf(rep->cli->err, "\r\033[K%" PRIu64 "/%" PRIu64 " files (%.0f files/s, %.0fs left)", done, total,
             rate, rate > 0 && total > done ? (total - done) / rate : 0.0);
 }
 
-static void print_elapsed(double seconds)
+static void print_elapsed(FILE *out, double seconds)
 {
     int hours, minutes;
 
     if (seconds < 1) {
-        printf("almost no time");
+        fprintf(out, "almost no time");
         return;
     }
     if (seconds > 3600) {
         hours = (int) seconds / 3600;
-        printf("%dh ", hours);
+        fprintf(out, "%dh ", hours);
         seconds -= hours * 3600;
     }
     if (seconds > 60) {
         minutes = (int) seconds / 60;
-        printf("%dm ", minutes);
+        fprintf(out, "%dm ", minutes);
         seconds -= minutes * 60;
     }
-    printf("%ds", (int) seconds);
+    fprintf(out, "%ds", (int) seconds);
 }
 
-static void report(const maildex_index_stats_t *s, bool first_run, double elapsed)
+static void report(FILE *out, const maildex_index_stats_t *s, bool first_run, double elapsed)
 {
     if (first_run)
-        printf("Found %" PRIu64 " total files (that's not much mail).\n", s->files_found);
+        fprintf(out, "Found %" PRIu64 " total files (that's not much mail).\n", s->files_found);
     if (s->files_processed) {
-        printf("Processed %" PRIu64 " %s in ", s->files_processed,
+        fprintf(out, "Processed %" PRIu64 " %s in ", s->files_processed,
                s->files_processed == 1 ? "file" : "total files");
-        print_elapsed(elapsed);
+        print_elapsed(out, elapsed);
         if (elapsed > 1)
-            printf(" (%d files/sec.)", (int) (s->files_processed / elapsed));
-        printf(".\n");
+            fprintf(out, " (%d files/sec.)", (int) (s->files_processed / elapsed));
+        fprintf(out, ".\n");
     }
     if (s->messages_added)
-        printf("Added %" PRIu64 " new %s to the database.", s->messages_added,
+        fprintf(out, "Added %" PRIu64 " new %s to the database.", s->messages_added,
                s->messages_added == 1 ? "message" : "messages");
     else
-        printf("No new mail.");
+        fprintf(out, "No new mail.");
     if (s->messages_removed)
-        printf(" Removed %" PRIu64 " %s.", s->messages_removed,
+        fprintf(out, " Removed %" PRIu64 " %s.", s->messages_removed,
                s->messages_removed == 1 ? "message" : "messages");
     if (s->renames)
-        printf(" Detected %" PRIu64 " file %s.", s->renames, s->renames == 1 ? "rename" : "renames");
-    printf("\n");
+        fprintf(out, " Detected %" PRIu64 " file %s.", s->renames, s->renames == 1 ? "rename" : "renames");
+    fprintf(out, "\n");
 }
 
-int cli_check_new_tags(const char *const *tags)
+int cli_check_new_tags(struct cli *cli, const char *const *tags)
 {
     const char *why;
 
     for (size_t i = 0; tags[i]; i++)
         if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK) {
-            fprintf(stderr, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
+            fprintf(cli->err, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
             return EXIT_FAILURE;
         }
     return EXIT_SUCCESS;
@@ -184,10 +186,10 @@ static int finish(struct cli *cli, const maildex_index_stats_t *stats, bool hook
     int rc;
 
     if (stats->dangling_symlinks)
-        fprintf(stderr, "Note: A fatal error was encountered: "
+        fprintf(cli->err, "Note: A fatal error was encountered: "
                         "Something went wrong trying to read or write a file\n");
     if (stats->removals_held)
-        fprintf(stderr,
+        fprintf(cli->err,
                 "maildex new: kept %" PRIu64 " %s whose files are gone: some mail could not be "
                 "read, and %s may have moved there\n",
                 stats->removals_held, stats->removals_held == 1 ? "message" : "messages",
@@ -230,16 +232,19 @@ int cmd_new(struct cli *cli, int argc, char **argv)
                         &io.synchronize_flags, &error) != 0)
         return cli_error(cli, "%s", error);
     io.new_tags = (const char *const *) config_get_list(cli->ctx, cli->config, "new.tags");
-    if ((rc = cli_check_new_tags(io.new_tags)) != 0)
+    if ((rc = cli_check_new_tags(cli, io.new_tags)) != 0)
         return rc;
     if (!no_hooks && (rc = hook_run(cli, "pre-new")) != 0)
         return rc;
     if ((rc = cli_open_db(cli, MAILDEX_DB_CREATE)) != 0)
         return rc;
 
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    if (cli->interrupted == NULL) { /* a process of its own: SIGINT and SIGTERM end the batch */
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    rep.cli = cli;
     rep.quiet = quiet;
     rep.verbose = verbose && !quiet;
     rep.debug = debug;
@@ -247,8 +252,8 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     rep.counting = debug && maildex_db_revision(cli->db, NULL, &revision) == MAILDEX_STATUS_OK &&
                    revision == 0;
     if (rep.verbose) /* one line per file, seen as it happens even through a pipe */
-        setvbuf(stdout, NULL, _IOLBF, 0);
-    rep.tty = isatty(STDERR_FILENO);
+        setvbuf(cli->out, NULL, _IOLBF, 0);
+    rep.tty = isatty(fileno(cli->err));
     rep.started = rep.last_progress = g_get_monotonic_time();
     io.ignore = (const char *const *) config_get_list(cli->ctx, cli->config, "new.ignore");
     io.full_scan = full_scan;
@@ -257,20 +262,18 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     io.not_mail = on_not_mail;
     io.progress = on_progress;
     io.data = &rep;
-    io.interrupted = &interrupted;
+    io.interrupted = cli->interrupted ? cli->interrupted : &interrupted;
     io.decrypt = cli_index_decrypt(cli, decrypt, decrypt_given);
     st = maildex_index(cli->db, &io, &stats);
     if (rep.tty && !quiet && !verbose && rep.last_progress != rep.started)
-        fprintf(stderr, "\r\033[K");
+        fprintf(cli->err, "\r\033[K");
     if (st != MAILDEX_STATUS_OK) {
         cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-        maildex_db_close(cli->db);
-        cli->db = NULL;
+        cli_close_db(cli);
         return EXIT_FAILURE;
     }
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if (!quiet)
-        report(&stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
+        report(cli->out, &stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
     return finish(cli, &stats, !no_hooks);
 }

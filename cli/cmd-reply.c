@@ -19,7 +19,7 @@ static int reply_one(struct show *s, maildex_message_t *m, const maildex_reply_o
         return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
     /* notmuch walks the original's parts for every format but headers-only. */
     if (format != FORMAT_HEADERS_ONLY)
-        show_report_crypto_errors(maildex_reply_original(r));
+        show_report_crypto_errors(s->cli->err, maildex_reply_original(r));
     if (format == FORMAT_DEFAULT || format == FORMAT_HEADERS_ONLY) {
         reply_print_text(s->out, r, format == FORMAT_HEADERS_ONLY);
     } else {
@@ -47,7 +47,7 @@ static int reply_all(struct show *s, maildex_query_t *q, const maildex_reply_opt
         if (maildex_query_count_messages(q, &count) != MAILDEX_STATUS_OK)
             return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
         if (count != 1) {
-            fprintf(stderr, "Error: search term did not match precisely one message (matched %llu messages).\n",
+            fprintf(s->cli->err, "Error: search term did not match precisely one message (matched %llu messages).\n",
                     (unsigned long long) count);
             return EXIT_FAILURE;
         }
@@ -73,7 +73,7 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
     /* A bare --decrypt means true: the first keyword. */
     static const struct keyword decrypts[] = {{"true", MAILDEX_DECRYPT_TRUE}, {"false", MAILDEX_DECRYPT_FALSE},
                                               {"auto", MAILDEX_DECRYPT_AUTO}, {NULL, 0}};
-    struct show s = {.cli = cli, .out = stdout, .part = -1, .body = true, .unmatched = true};
+    struct show s = {.cli = cli, .out = cli->out, .part = -1, .body = true, .unmatched = true};
     int format = FORMAT_DEFAULT, reply_to = true, decrypt = MAILDEX_DECRYPT_AUTO, rc;
     const struct option opts[] = {
         {OPT_KEYWORD, "format", &format, formats, NULL, NULL},

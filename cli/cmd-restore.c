@@ -80,7 +80,7 @@ static int apply(struct restore *r, const maildex_batch_line_t *b)
     if (b->kind == MAILDEX_BATCH_TAGS && (r->include & INCLUDE_TAGS))
         st = maildex_db_tag_message(db, b->message_id, b->ops, b->nops, r->tag_flags, NULL);
     if (st == MAILDEX_STATUS_NOT_FOUND) {
-        fprintf(stderr, "Warning: cannot apply %s to missing message: %s\n", what, b->message_id);
+        fprintf(r->cli->err, "Warning: cannot apply %s to missing message: %s\n", what, b->message_id);
         return 0;
     }
     if (st != MAILDEX_STATUS_OK)
@@ -105,7 +105,7 @@ static int restore_line(struct restore *r, const char *line)
     flags = MAILDEX_BATCH_RESTORE | (r->format == FORMAT_SUP ? MAILDEX_BATCH_SUP : 0);
     st = maildex_batch_line_parse(line, flags, &b, &error);
     if (st == MAILDEX_STATUS_INVALID_ARGUMENT) {
-        fprintf(stderr, "%s\n", error);
+        fprintf(r->cli->err, "%s\n", error);
         r->bad_line = true;
     } else if (st != MAILDEX_STATUS_OK) {
         rc = cli_error(r->cli, "%s", maildex_status_to_string(st));
@@ -196,7 +196,7 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
     r.tag_flags = (sync_flags ? MAILDEX_TAG_SYNC_FLAGS : 0) | (accumulate ? 0 : MAILDEX_TAG_REMOVE_ALL);
     name = input ? input : "stdin";
     /* zlib reads plain text as it is and decompresses gzip, whichever it finds. */
-    fd = input ? -1 : dup(STDIN_FILENO);
+    fd = input ? -1 : dup(fileno(cli->in));
     in = input ? gzopen(input, "r") : fd >= 0 ? gzdopen(fd, "r") : NULL;
     if (in == NULL) {
         rc = cli_error(cli, "cannot open '%s': %s", name, errno ? strerror(errno) : "out of memory");

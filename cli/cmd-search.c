@@ -53,7 +53,7 @@ char *cli_query_required(struct cli *cli, int argc, char **argv)
 
     if (text && *text)
         return text;
-    fprintf(stderr, "Error: %s %s requires at least one search term.\n", cli_program, cli->command->name);
+    fprintf(cli->err, "Error: %s %s requires at least one search term.\n", cli_program, cli->command->name);
     return NULL;
 }
 
@@ -74,13 +74,13 @@ int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t 
     st = maildex_query_create(cli->db, text, opts, out);
     if (st == MAILDEX_STATUS_QUERY_SYNTAX && opts->syntax == MAILDEX_QUERY_SEXP) {
         /* notmuch's two lines, which its test suite and scripts read */
-        fprintf(stderr, "%s %s: Syntax error in query\n%s\n", cli_program, cli->command->name,
+        fprintf(cli->err, "%s %s: Syntax error in query\n%s\n", cli_program, cli->command->name,
                 maildex_db_errmsg(cli->db));
         return EXIT_FAILURE;
     }
     if (st == MAILDEX_STATUS_QUERY_SYNTAX) {
         cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-        fprintf(stderr, "Query string was: %s\n", text);
+        fprintf(cli->err, "Query string was: %s\n", text);
         return EXIT_FAILURE;
     }
     if (st != MAILDEX_STATUS_OK)
@@ -128,12 +128,12 @@ static void print_summary(struct search *s, maildex_thread_t *t)
     sp->begin_map(sp);
     if (sp->is_text_printer) {
         void *local = talloc_new(s->cli->ctx);
-        printf("thread:%s %12s ", id, date);
+        fprintf(s->cli->out, "thread:%s %12s ", id, date);
         if (files == total)
-            printf("[%d/%d] %s; %s (", matched, total, sanitize(local, maildex_thread_authors(t)),
+            fprintf(s->cli->out, "[%d/%d] %s; %s (", matched, total, sanitize(local, maildex_thread_authors(t)),
                    sanitize(local, maildex_thread_subject(t)));
         else
-            printf("[%d/%d(%d)] %s; %s (", matched, total, files,
+            fprintf(s->cli->out, "[%d/%d(%d)] %s; %s (", matched, total, files,
                    sanitize(local, maildex_thread_authors(t)), sanitize(local, maildex_thread_subject(t)));
         talloc_free(local);
     } else {
@@ -169,12 +169,12 @@ static void print_summary(struct search *s, maildex_thread_t *t)
     sp->begin_list(sp);
     for (const char *const *tag = tags; *tag; tag++) {
         if (sp->is_text_printer)
-            printf("%s%s", tag == tags ? "" : " ", *tag);
+            fprintf(s->cli->out, "%s%s", tag == tags ? "" : " ", *tag);
         else
             sp->string(sp, *tag);
     }
     if (sp->is_text_printer)
-        printf(")");
+        fprintf(s->cli->out, ")");
     sp->end(sp);
     sp->end(sp);
     sp->separator(sp);
@@ -258,7 +258,7 @@ static void suggest(struct search *s, const char *text, int format)
 {
     char **words;
 
-    if (s->found || format == SPRINTER_JSON || format == SPRINTER_SEXP || !isatty(STDERR_FILENO))
+    if (s->found || format == SPRINTER_JSON || format == SPRINTER_SEXP || !isatty(fileno(s->cli->err)))
         return;
     char **tokens = g_strsplit(text, " ", -1);
     for (char **w = tokens; *w; w++) {
@@ -270,7 +270,7 @@ static void suggest(struct search *s, const char *text, int format)
             continue;
         if (maildex_db_suggest(s->cli->db, *w, 3, &words) == MAILDEX_STATUS_OK && words && words[0]) {
             char *joined = g_strjoinv(", ", words);
-            fprintf(stderr, "maildex: no message contains '%s'; did you mean: %s?\n", *w, joined);
+            fprintf(s->cli->err, "maildex: no message contains '%s'; did you mean: %s?\n", *w, joined);
             g_free(joined);
         }
         maildex_strings_free(words);
@@ -329,7 +329,7 @@ int cmd_search(struct cli *cli, int argc, char **argv)
     if ((text = cli_query_required(cli, argc - first, argv + first)) == NULL)
         return EXIT_FAILURE;
     if (s.exclude == MAILDEX_EXCLUDE_FLAG && s.output != OUTPUT_SUMMARY) {
-        fprintf(stderr, "Warning: this output format cannot flag excluded messages.\n");
+        fprintf(cli->err, "Warning: this output format cannot flag excluded messages.\n");
         s.exclude = MAILDEX_EXCLUDE_FALSE;
     }
     qopts.sort = (maildex_sort_t) s.sort;
@@ -345,7 +345,7 @@ int cmd_search(struct cli *cli, int argc, char **argv)
         if ((rc = cli_query_create(cli, text, &qopts, &s.q)) != 0)
             return rc;
     }
-    s.sp = sprinter_create(cli->ctx, stdout, (enum sprinter_format) format);
+    s.sp = sprinter_create(cli->ctx, cli->out, (enum sprinter_format) format);
     s.sp->begin_list(s.sp);
     switch (s.output) {
     case OUTPUT_SUMMARY:

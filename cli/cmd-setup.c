@@ -14,18 +14,18 @@ struct answers {
     char **other_emails;
 };
 
-/* Prints the prompt, reads one line from stdin: "" for an empty answer, NULL at the end of input
+/* Prints the prompt, reads one line from the input: "" for an empty answer, NULL at the end of input
  * (notmuch's setup then says "Exiting." and fails). */
-static char *ask(void *ctx, const char *prompt, const char *dflt)
+static char *ask(struct cli *cli, void *ctx, const char *prompt, const char *dflt)
 {
     char *line = NULL;
     size_t size = 0;
     ssize_t len;
     char *answer = NULL;
 
-    printf("%s [%s]: ", prompt, dflt ? dflt : "");
-    fflush(stdout);
-    if ((len = getline(&line, &size, stdin)) >= 0) {
+    fprintf(cli->out, "%s [%s]: ", prompt, dflt ? dflt : "");
+    fflush(cli->out);
+    if ((len = getline(&line, &size, cli->in)) >= 0) {
         line[strcspn(line, "\n")] = '\0';
         answer = talloc_strdup(ctx, line);
     }
@@ -56,29 +56,29 @@ static bool interview(struct cli *cli, struct answers *a)
     char **others = NULL, **known = config_get_list(ctx, cli->config, "user.other_email");
     char *r;
 
-    if (!(r = ask(ctx, "Your full name", config_get(ctx, cli->config, "user.name"))))
+    if (!(r = ask(cli, ctx, "Your full name", config_get(ctx, cli->config, "user.name"))))
         return false;
     a->name = kept(r);
-    if (!(r = ask(ctx, "Your primary email address", config_get(ctx, cli->config, "user.primary_email"))))
+    if (!(r = ask(cli, ctx, "Your primary email address", config_get(ctx, cli->config, "user.primary_email"))))
         return false;
     a->primary_email = kept(r);
     for (char **k = known; *k; k++) {
-        if (!(r = ask(ctx, "Additional email address", *k)))
+        if (!(r = ask(cli, ctx, "Additional email address", *k)))
             return false;
         options_strv_append(ctx, &others, *r ? r : *k);
     }
-    while ((r = ask(ctx, "Additional email address", "Press 'Enter' if none")) && *r)
+    while ((r = ask(cli, ctx, "Additional email address", "Press 'Enter' if none")) && *r)
         options_strv_append(ctx, &others, r);
     a->other_emails = others;
-    if (!r || !(r = ask(ctx, "Top-level directory of your email archive",
+    if (!r || !(r = ask(cli, ctx, "Top-level directory of your email archive",
                         config_get(ctx, cli->config, "database.path"))))
         return false;
     a->mail_root = kept(r);
-    if (!(r = ask(ctx, "Tags to apply to all new messages (separated by spaces)",
+    if (!(r = ask(cli, ctx, "Tags to apply to all new messages (separated by spaces)",
                   joined_list(ctx, cli->config, "new.tags"))))
         return false;
     a->tags = kept(r);
-    r = ask(ctx, "Tags to exclude when searching messages (separated by spaces)",
+    r = ask(cli, ctx, "Tags to exclude when searching messages (separated by spaces)",
             joined_list(ctx, cli->config, "search.exclude_tags"));
     a->exclude_tags = kept(r);
     return r != NULL;
@@ -157,12 +157,12 @@ int cmd_setup(struct cli *cli, int argc, char **argv)
     if (first < argc)
         return cli_error(cli, "unexpected argument '%s'", argv[first]);
     if (!given && !interview(cli, &a)) {
-        printf("Exiting.\n");
+        fprintf(cli->out, "Exiting.\n");
         return EXIT_FAILURE;
     }
     if (write_answers(cli, &a, &error) != 0)
         return cli_error(cli, "%s", error);
-    printf("Configuration written to %s.\nNext, run 'maildex new' to index your mail.\n",
+    fprintf(cli->out, "Configuration written to %s.\nNext, run 'maildex new' to index your mail.\n",
            cli->config->write_path);
     return EXIT_SUCCESS;
 }

@@ -100,7 +100,7 @@ static int show_single(struct show_run *r, maildex_query_t *q)
     if (maildex_query_count_messages(q, &count) != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     if (count != 1) {
-        fprintf(stderr, "Error: search term did not match precisely one message (matched %llu messages).\n",
+        fprintf(cli->err, "Error: search term did not match precisely one message (matched %llu messages).\n",
                 (unsigned long long) count);
         return EXIT_FAILURE;
     }
@@ -108,7 +108,7 @@ static int show_single(struct show_run *r, maildex_query_t *q)
         maildex_messages_next(it, &m) != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     if (m == NULL) {
-        fprintf(stderr, "Error: Cannot find matching message.\n");
+        fprintf(cli->err, "Error: Cannot find matching message.\n");
         return EXIT_FAILURE;
     }
     return show_one(r, m, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
@@ -135,7 +135,7 @@ static int settle_options(struct show_run *r, int *format, bool *single, bool en
     if (*format == FORMAT_UNSET)
         *format = r->s.part >= 0 ? FORMAT_RAW : FORMAT_TEXT;
     if (*format == FORMAT_MBOX && r->s.part > 0) {
-        fprintf(stderr, "Error: specifying parts is incompatible with mbox output format.\n");
+        fprintf(r->s.cli->err, "Error: specifying parts is incompatible with mbox output format.\n");
         return EXIT_FAILURE;
     }
     *single |= *format == FORMAT_RAW;
@@ -143,13 +143,13 @@ static int settle_options(struct show_run *r, int *format, bool *single, bool en
     if (!entire_thread_set && structured)
         r->entire_thread = true;
     if (!r->s.body && r->s.part > 0) {
-        fprintf(stderr, "Warning: --body=false is incompatible with --part > 0. Disabling.\n");
+        fprintf(r->s.cli->err, "Warning: --body=false is incompatible with --part > 0. Disabling.\n");
         r->s.body = true;
     } else if (!r->s.body && !structured && *format != FORMAT_TEXT) {
-        fprintf(stderr, "Warning: --body=false only implemented for format=text, format=json and format=sexp\n");
+        fprintf(r->s.cli->err, "Warning: --body=false only implemented for format=text, format=json and format=sexp\n");
     }
     if (r->s.include_html && !structured && *format != FORMAT_TEXT)
-        fprintf(stderr, "Warning: --include-html only implemented for format=text, format=json and format=sexp\n");
+        fprintf(r->s.cli->err, "Warning: --include-html only implemented for format=text, format=json and format=sexp\n");
     return 0;
 }
 
@@ -176,8 +176,7 @@ static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
 
     if (stashed->len == 0)
         return 0;
-    maildex_db_close(cli->db);
-    cli->db = NULL;
+    cli_close_db(cli);
     if ((rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE)) != 0)
         return rc;
     qopts.exclude = MAILDEX_EXCLUDE_FALSE;
@@ -197,13 +196,13 @@ static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
     return 0;
 }
 
-static struct sprinter *make_printer(void *ctx, int format)
+static struct sprinter *make_printer(void *ctx, FILE *out, int format)
 {
     if (format == FORMAT_JSON)
-        return sprinter_json_create(ctx, stdout);
+        return sprinter_json_create(ctx, out);
     if (format == FORMAT_SEXP)
-        return sprinter_sexp_create(ctx, stdout);
-    return sprinter_text_create(ctx, stdout);
+        return sprinter_sexp_create(ctx, out);
+    return sprinter_text_create(ctx, out);
 }
 
 int cmd_show(struct cli *cli, int argc, char **argv)
@@ -216,7 +215,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     static const struct keyword decrypts[] = {{"true", MAILDEX_DECRYPT_TRUE}, {"false", MAILDEX_DECRYPT_FALSE},
                                               {"auto", MAILDEX_DECRYPT_AUTO}, {"stash", MAILDEX_DECRYPT_STASH},
                                               {NULL, 0}};
-    struct show_run r = {.s = {.cli = cli, .out = stdout, .part = -1, .body = true}, .omit_excluded = true};
+    struct show_run r = {.s = {.cli = cli, .out = cli->out, .part = -1, .body = true}, .omit_excluded = true};
     int format = FORMAT_UNSET, sort = MAILDEX_SORT_NEWEST_FIRST, decrypt = MAILDEX_DECRYPT_AUTO, rc;
     bool exclude = true, entire_thread_set = false, single, verify = false;
     const struct option opts[] = {
@@ -260,7 +259,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     qopts.exclude = single ? MAILDEX_EXCLUDE_FALSE : exclude ? MAILDEX_EXCLUDE_TRUE : MAILDEX_EXCLUDE_FLAG;
     if ((rc = cli_query_create(cli, text, &qopts, &q)) != 0)
         return rc;
-    r.s.sp = make_printer(cli->ctx, format);
+    r.s.sp = make_printer(cli->ctx, cli->out, format);
     if (single)
         rc = show_single(&r, q);
     else if (r.unthreaded)

@@ -50,7 +50,7 @@ static int batch_line(struct tagging *t, const char *line)
     int rc = 0;
 
     if (st == MAILDEX_STATUS_INVALID_ARGUMENT) {
-        fprintf(stderr, "%s\n", warning);
+        fprintf(t->cli->err, "%s\n", warning);
         rc = -1;
     } else if (st != MAILDEX_STATUS_OK) {
         rc = cli_error(t->cli, "%s", maildex_status_to_string(st));
@@ -128,7 +128,7 @@ int cmd_tag(struct cli *cli, int argc, char **argv)
     int first = cli_start(cli, argc, argv, opts), rc;
     GArray *ops = NULL;
     char *error, *query = NULL;
-    FILE *in = stdin;
+    FILE *in = cli->in;
 
     if (first < 0)
         return -first;
@@ -155,7 +155,7 @@ int cmd_tag(struct cli *cli, int argc, char **argv)
         rc = cli_error(cli, "cannot open '%s': %s", input, strerror(errno));
     else
         rc = tag_batch(&t, in);
-    if (in && in != stdin)
+    if (in && in != cli->in)
         fclose(in);
 done:
     if (ops)

@@ -84,8 +84,8 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
         return -first;
     if (first < argc)
         return cli_error(cli, "unexpected argument '%s'", argv[first]);
-    if (debounce < 1 || debounce > 60000)
-        return cli_error(cli, "--debounce=%d: give milliseconds from 1 to 60000", debounce);
+    if ((rc = watch_check_debounce(cli, debounce)) != 0)
+        return rc;
     if (!foreground && (notify = detach(&rc)) < 0)
         return rc;
     wo.debounce_ms = (unsigned) debounce;

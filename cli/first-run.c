@@ -19,7 +19,7 @@ int cli_first_run(struct cli *cli)
     file = config_database_file(cli->ctx, cli->config);
     if (access(file, F_OK) != 0) {
         /* notmuch's words, with this program's name. */
-        printf("%c%s is configured, but no database was found.\n"
+        fprintf(cli->out, "%c%s is configured, but no database was found.\n"
                "You probably want to run \"%s new\" now to create a database.\n\n"
                "Note that the first run of \"%s new\" can take a very long time\n"
                "and that the resulting database will use roughly the same amount of\n"

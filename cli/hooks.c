@@ -70,6 +70,7 @@ static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
     const char *config = cli->config->path ? cli->config->path : cli->config->write_path;
     char *argv[] = {path, NULL};
     gchar **env = g_get_environ();
+    posix_spawn_file_actions_t actions;
     pid_t pid;
     int err;
 
@@ -77,8 +78,17 @@ static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
         env = g_environ_setenv(env, "MAILDEX_CONFIG", config, TRUE);
         env = g_environ_setenv(env, "NOTMUCH_CONFIG", config, TRUE);
     }
-    fflush(stdout); /* what the hook prints comes after what the command printed */
-    err = posix_spawn(&pid, path, NULL, NULL, argv, env);
+    fflush(cli->out); /* what the hook prints comes after what the command printed */
+    fflush(cli->err);
+    /* The command's own streams, which are not fds 0-2 when it is a request of `server`. */
+    posix_spawn_file_actions_init(&actions);
+    for (int fd = 0; fd < 3; fd++) {
+        int from = fileno(fd == 0 ? cli->in : fd == 1 ? cli->out : cli->err);
+        if (from >= 0 && from != fd)
+            posix_spawn_file_actions_adddup2(&actions, from, fd);
+    }
+    err = posix_spawn(&pid, path, &actions, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&actions);
     g_strfreev(env);
     if (err != 0)
         return err;
@@ -97,19 +107,19 @@ int hook_run(struct cli *cli, const char *name)
     if (access(path, X_OK) != 0) {
         if (errno == ENOENT)
             return 0;
-        fprintf(stderr, "Error: %s hook access failed: %s\n", name, strerror(errno));
+        fprintf(cli->err, "Error: %s hook access failed: %s\n", name, strerror(errno));
         return EXIT_FAILURE;
     }
     if ((err = spawn_and_wait(cli, path, &wait_status)) != 0) {
-        fprintf(stderr, "Error: %s hook execution failed: %s\n", name, strerror(err));
+        fprintf(cli->err, "Error: %s hook execution failed: %s\n", name, strerror(err));
         return EXIT_FAILURE;
     }
     if (WIFSIGNALED(wait_status)) {
-        fprintf(stderr, "Error: %s hook terminated with signal %d\n", name, WTERMSIG(wait_status));
+        fprintf(cli->err, "Error: %s hook terminated with signal %d\n", name, WTERMSIG(wait_status));
         return EXIT_FAILURE;
     }
     if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0) {
-        fprintf(stderr, "Error: %s hook failed with status %d\n", name, WEXITSTATUS(wait_status));
+        fprintf(cli->err, "Error: %s hook failed with status %d\n", name, WEXITSTATUS(wait_status));
         return EXIT_FAILURE;
     }
     return 0;

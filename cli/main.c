@@ -17,8 +17,11 @@
 const struct command cli_commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
-    {"watch", cmd_watch, CMD_CONFIG, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
+    {"watch", cmd_watch, CMD_CONFIG | CMD_PROCESS, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
      "Index mail as it lands in the Maildirs, until stopped"},
+    {"server", cmd_server, CMD_CONFIG | CMD_PROCESS,
+     "[--socket=PATH | --listen] [--watch] [--no-hooks] [--debounce=MS]",
+     "Answer requests from editors (doc/protocol.md) on stdin/stdout or a socket"},
     {"search", cmd_search, CMD_DB_READ | CMD_QUERY,
      "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] [--query=infix|sexp] "
      "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
@@ -82,7 +85,7 @@ const struct command *cli_find_command(const char *name)
 int cli_option_error(struct cli *cli, int parsed, const char *error)
 {
     if (parsed == OPTIONS_UNRECOGNIZED) {
-        fprintf(stderr, "%s\n", error);
+        fprintf(cli ? cli->err : stderr, "%s\n", error);
         return EXIT_FAILURE;
     }
     return cli_error(cli, "%s", error);
@@ -90,14 +93,15 @@ int cli_option_error(struct cli *cli, int parsed, const char *error)
 
 int cli_error(struct cli *cli, const char *fmt, ...)
 {
+    FILE *err = cli ? cli->err : stderr;
     va_list ap;
 
-    fprintf(stderr, "%s%s%s: ", cli_program, cli && cli->command ? " " : "",
+    fprintf(err, "%s%s%s: ", cli_program, cli && cli->command ? " " : "",
             cli && cli->command ? cli->command->name : "");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(err, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputc('\n', err);
     return EXIT_FAILURE;
 }
 
@@ -107,8 +111,8 @@ static void on_waiting(void *data, const char *what)
 {
     struct cli *cli = data;
 
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "maildex %s: %s...\n", cli->command ? cli->command->name : "", what);
+    if (isatty(fileno(cli->err)))
+        fprintf(cli->err, "maildex %s: %s...\n", cli->command ? cli->command->name : "", what);
 }
 
 /* Creates the directory the database file goes in (mode 0700), but not its parents: a missing mail
@@ -156,11 +160,21 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     char *file = config_database_file(cli->ctx, cli->config);
     char *root = config_mail_root(cli->ctx, cli->config);
     char *error = NULL;
+    maildex_db_t *db = NULL;
     maildex_status_t st;
 
     if (mode == MAILDEX_DB_CREATE && make_database_dir(cli, file) != 0)
         return EXIT_FAILURE;
-    st = maildex_db_open(file, root, mode, &cli->db, &error);
+    st = maildex_db_open(file, root, mode, &db, &error);
+    if (st == MAILDEX_STATUS_OK) {
+        if (cli->db_lock)
+            g_mutex_lock(cli->db_lock);
+        cli->db = db;
+        if (cli->interrupted && *cli->interrupted) /* cancelled before it was open */
+            maildex_db_interrupt(db);
+        if (cli->db_lock)
+            g_mutex_unlock(cli->db_lock);
+    }
     if (st != MAILDEX_STATUS_OK) {
         if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
             cli_error(cli, "no database at '%s': run 'maildex new' first", file);
@@ -176,10 +190,22 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
     return 0;
 }
 
+void cli_close_db(struct cli *cli)
+{
+    maildex_db_t *db = cli->db;
+
+    if (cli->db_lock)
+        g_mutex_lock(cli->db_lock);
+    cli->db = NULL;
+    if (cli->db_lock)
+        g_mutex_unlock(cli->db_lock);
+    maildex_db_close(db);
+}
+
 static int check_format_version(struct cli *cli)
 {
     if (cli->format_version < FORMAT_VERSION_MIN) {
-        fprintf(stderr,
+        fprintf(cli->err,
                 "A caller requested output format version %d, which is no longer supported\n"
                 "by the maildex CLI (it requires at least version %d).  You may need to\n"
                 "upgrade your notmuch front-end.\n",
@@ -187,7 +213,7 @@ static int check_format_version(struct cli *cli)
         return EXIT_FORMAT_TOO_OLD;
     }
     if (cli->format_version > FORMAT_VERSION_CURRENT) {
-        fprintf(stderr,
+        fprintf(cli->err,
                 "A caller requested output format version %d, but the installed maildex\n"
                 "CLI only supports up to format version %d.  You may need to upgrade your\n"
                 "maildex CLI.\n",
@@ -210,7 +236,7 @@ static int check_uuid(struct cli *cli)
     if (st != MAILDEX_STATUS_OK)
         return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
     if (strcmp(cli->uuid, uuid) != 0) {
-        fprintf(stderr, "Error: requested database revision %s does not match %s\n", cli->uuid, uuid);
+        fprintf(cli->err, "Error: requested database revision %s does not match %s\n", cli->uuid, uuid);
         return EXIT_FAILURE;
     }
     return 0;
@@ -220,14 +246,12 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
     static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
                                               {NULL, 0}};
-    bool help = false;
     const struct option query[] = {
         {OPT_KEYWORD, "query", &cli->query_syntax, syntaxes, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     const struct option shared[] = {
         {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
-        {OPT_BOOL, "help", &help, NULL, NULL, NULL},
         {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, (cli->command->flags & CMD_QUERY) ? query : query + 1, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
@@ -239,10 +263,6 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 
     if (first < 0)
         return -cli_option_error(cli, first, error);
-    if (help) {
-        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
-        exit(cmd_help(cli, 2, args));
-    }
     if ((rc = check_format_version(cli)) != 0)
         return -rc;
     if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
@@ -252,7 +272,7 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
         if ((rc = cli_open_db(cli, mode)) != 0 || (rc = check_uuid(cli)) != 0)
             return -rc;
     } else if (cli->uuid) {
-        fprintf(stderr, "Warning: ignoring --uuid=%s\n", cli->uuid);
+        fprintf(cli->err, "Warning: ignoring --uuid=%s\n", cli->uuid);
     }
     return first;
 }
@@ -293,19 +313,88 @@ static const char *program_name(const char *argv0)
     return strcmp(base ? base + 1 : argv0, "notmuch") == 0 ? "notmuch" : "maildex";
 }
 
-int main(int argc, char **argv)
+/* A command's --help, wherever it is before "--", asks for its help page (notmuch's rule): the
+ * command does not run. */
+static bool asks_for_help(int argc, char **argv)
 {
-    struct cli cli = {0};
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--help=true") == 0)
+            return true;
+    return false;
+}
+
+int cli_run(struct cli *cli, int argc, char **argv)
+{
     bool version = false, help = false;
     const struct option global[] = {
-        {OPT_STRING, "config", &cli.config_option, NULL, NULL, NULL},
+        {OPT_STRING, "config", &cli->config_option, NULL, NULL, NULL},
         {OPT_BOOL, "version", &version, NULL, NULL, NULL},
         {OPT_BOOL, "help", &help, NULL, NULL, NULL},
-        {OPT_STRING, "uuid", &cli.uuid, NULL, NULL, NULL},
+        {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     char *error = NULL;
     int first, status = EXIT_FAILURE;
+
+    cli->format_version = FORMAT_VERSION_CURRENT;
+    first = options_parse(cli->ctx, argc, argv, 1, global, &error);
+    if (first < 0) {
+        cli_option_error(cli, first, error);
+        goto done;
+    }
+    if (version) {
+        fprintf(cli->out, "maildex %s\n", maildex_version());
+        status = EXIT_SUCCESS;
+        goto done;
+    }
+    if (help) {
+        char *args[] = {(char *) "help", NULL};
+        status = cmd_help(cli, 1, args);
+        goto done;
+    }
+    cli->command = first < argc ? cli_find_command(argv[first]) : NULL;
+    if (first < argc && cli->command == NULL) {
+        status = cli->own_process ? run_external(cli, argv + first)
+                                   : cli_error(cli, "unknown command '%s' (see 'maildex help')", argv[first]);
+        goto done;
+    }
+    if (cli->command && (cli->command->flags & CMD_PROCESS) && !cli->own_process) {
+        status = cli_error(cli, "runs only as a process of its own, not inside 'maildex server'");
+        goto done;
+    }
+    cli->config = config_load(cli->ctx, cli->config_option, &error);
+    if (cli->config == NULL) {
+        cli_error(cli, "%s", error);
+        goto done;
+    }
+    if (cli->command == NULL) {
+        status = cli_first_run(cli);
+        goto done;
+    }
+    /* notmuch's words (a maildex names the file too) and status; nothing runs on defaults. */
+    if (!(cli->command->flags & CMD_CONFIG_CREATE) && cli->config->missing) {
+        fprintf(cli->err, "%s\nTry running '%s setup' to create a configuration.\n",
+                config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0), cli_program);
+        goto done;
+    }
+    if (asks_for_help(argc - first, argv + first)) {
+        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
+        status = cmd_help(cli, 2, args);
+        goto done;
+    }
+    status = cli->command->fn(cli, argc - first, argv + first);
+
+done:
+    cli_close_db(cli);
+    if (fflush(cli->out) != 0 && status == EXIT_SUCCESS)
+        status = EXIT_FAILURE;
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli = {.in = stdin, .out = stdout, .err = stderr, .own_process = true};
+    int status;
 
     /* Before SQLite initialises: its allocation statistics (which nothing here reads) take a global
      * mutex on every malloc, and FTS5 allocates per indexed term. The library leaves this global
@@ -315,51 +404,9 @@ int main(int argc, char **argv)
      * character of a UTF-8 subject, not one byte. Nothing else here depends on the locale. */
     setlocale(LC_CTYPE, "");
     cli.ctx = talloc_new(NULL);
-    cli.format_version = FORMAT_VERSION_CURRENT;
     if (argc > 0)
         cli_program = program_name(argv[0]);
-    first = options_parse(cli.ctx, argc, argv, 1, global, &error);
-    if (first < 0) {
-        cli_option_error(NULL, first, error);
-        goto done;
-    }
-    if (version) {
-        printf("maildex %s\n", maildex_version());
-        status = EXIT_SUCCESS;
-        goto done;
-    }
-    if (help) {
-        char *args[] = {(char *) "help", NULL};
-        status = cmd_help(&cli, 1, args);
-        goto done;
-    }
-    cli.command = first < argc ? cli_find_command(argv[first]) : NULL;
-    if (first < argc && cli.command == NULL) {
-        status = run_external(&cli, argv + first);
-        goto done;
-    }
-    cli.config = config_load(cli.ctx, cli.config_option, &error);
-    if (cli.config == NULL) {
-        cli_error(&cli, "%s", error);
-        goto done;
-    }
-    if (cli.command == NULL) {
-        status = cli_first_run(&cli);
-        goto done;
-    }
-    /* notmuch's words (a maildex names the file too) and status; nothing runs on defaults. */
-    if (!(cli.command->flags & CMD_CONFIG_CREATE) && cli.config->missing) {
-        fprintf(stderr, "%s\nTry running '%s setup' to create a configuration.\n",
-                config_missing(cli.ctx, cli.config, strcmp(cli_program, "notmuch") != 0), cli_program);
-        goto done;
-    }
-    status = cli.command->fn(&cli, argc - first, argv + first);
-
-done:
-    if (cli.db)
-        maildex_db_close(cli.db);
+    status = cli_run(&cli, argc, argv);
     talloc_free(cli.ctx);
-    if (fflush(stdout) != 0 && status == EXIT_SUCCESS)
-        status = EXIT_FAILURE;
     return status;
 }

@@ -65,17 +65,17 @@ static int copy_file(struct show *s, const char *path)
     int rc = 0;
 
     if (in == NULL) {
-        fprintf(stderr, "Error: Cannot open file %s: %s\n", path, strerror(errno));
+        fprintf(s->cli->err, "Error: Cannot open file %s: %s\n", path, strerror(errno));
         return 1;
     }
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
         if (fwrite(buf, 1, n, s->out) != n) {
-            fprintf(stderr, "Error: Write %zu chars to stdout failed\n", n);
+            fprintf(s->cli->err, "Error: Write %zu chars to stdout failed\n", n);
             rc = 1;
             break;
         }
     if (ferror(in)) {
-        fprintf(stderr, "Error: Read failed from %s\n", path);
+        fprintf(s->cli->err, "Error: Read failed from %s\n", path);
         rc = 1;
     }
     fclose(in);
@@ -91,7 +91,7 @@ int show_raw_message(struct show *s, maildex_message_t *m, int indent)
     (void) indent;
     if (s->part <= 0) {
         if ((path = raw_file(s, m)) == NULL) {
-            fprintf(stderr, "Error: Cannot get message filename.\n");
+            fprintf(s->cli->err, "Error: Cannot get message filename.\n");
             return 1;
         }
         return copy_file(s, path);
@@ -129,7 +129,7 @@ int show_mbox_message(struct show *s, maildex_message_t *m, int indent)
         return 1;
     if (maildex_message_files(m, &files) != MAILDEX_STATUS_OK || files[0] == NULL ||
         (in = open_mail(files[0])) == NULL) {
-        fprintf(stderr, "Failed to open %s: %s\n", files && files[0] ? files[0] : "(none)", strerror(errno));
+        fprintf(s->cli->err, "Failed to open %s: %s\n", files && files[0] ? files[0] : "(none)", strerror(errno));
         maildex_part_free(root);
         return 1;
     }

@@ -9,15 +9,15 @@
 #include <time.h>
 
 /* notmuch reports a verification or decryption that failed on stderr as it walks the parts. */
-void show_report_crypto_errors(const maildex_part_t *p)
+void show_report_crypto_errors(FILE *err, const maildex_part_t *p)
 {
     const char *error = maildex_part_crypto_error(p);
 
     if (error)
-        fprintf(stderr, "Failed to %s: %s\n",
+        fprintf(err, "Failed to %s: %s\n",
                 maildex_part_verified(p) ? "verify signed part" : "decrypt part", error);
     for (size_t i = 0; i < maildex_part_count(p); i++)
-        show_report_crypto_errors(maildex_part_child(p, i));
+        show_report_crypto_errors(err, maildex_part_child(p, i));
 }
 
 /* --decrypt=stash: the session keys the parts under p were decrypted with, for cmd-show.c to keep. */
@@ -41,7 +41,7 @@ maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const mail
         cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
         return NULL;
     }
-    show_report_crypto_errors(root);
+    show_report_crypto_errors(s->cli->err, root);
     if (s->stashed)
         collect_session_keys(s, m, root);
     return root;

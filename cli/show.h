@@ -53,6 +53,6 @@ void reply_print_text(FILE *out, const maildex_reply_t *r, bool headers_only);
 maildex_part_t *show_open_parts(struct show *s, maildex_message_t *m, const maildex_parts_options_t *opts);
 /* notmuch's "Failed to decrypt part: ..." and "Failed to verify signed part: ..." on stderr, for each
  * part under p that failed (show_open_parts calls it; reply for its original). */
-void show_report_crypto_errors(const maildex_part_t *p);
+void show_report_crypto_errors(FILE *err, const maildex_part_t *p);
 
 #endif

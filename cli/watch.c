@@ -526,6 +526,13 @@ static void init_handles(struct watch *w)
     }
 }
 
+int watch_check_debounce(struct cli *cli, int ms)
+{
+    if (ms < 1 || ms > 60000)
+        return cli_error(cli, "--debounce=%d: give milliseconds from 1 to 60000", ms);
+    return 0;
+}
+
 int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *opts,
                 struct watch **out)
 {
@@ -539,7 +546,7 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
     if (w->opts.debounce_ms == 0)
         w->opts.debounce_ms = WATCH_DEBOUNCE_MS;
     w->mail_root = config_mail_root(w, cli->config);
-    if ((rc = read_config(w)) != 0 || (rc = cli_check_new_tags((const char *const *) w->new_tags)) != 0 ||
+    if ((rc = read_config(w)) != 0 || (rc = cli_check_new_tags(cli, (const char *const *) w->new_tags)) != 0 ||
         (rc = open_db(w)) != 0) {
         talloc_free(w);
         return rc;

@@ -33,6 +33,9 @@
 
 struct watch; /* opaque: one running watch */
 
+/* --debounce=MS of `watch` and `server --watch`: 0, or 1 after saying it is out of range. */
+int watch_check_debounce(struct cli *cli, int ms);
+
 /* What one indexing round did; valid during the round callback only. */
 struct watch_round {
     uint64_t added;      /* messages new to the store (maildex_index_stats_t.messages_added) */

@@ -120,6 +120,8 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
 {
     maildex_status_t status;
 
+    if (g_atomic_int_get(&db->interrupted)) /* maildex_db_interrupt: whatever stopped the statement */
+        rc = SQLITE_INTERRUPT;
     switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
@@ -143,6 +145,8 @@ maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *contex
     case SQLITE_READONLY:
         status = MAILDEX_STATUS_READ_ONLY;
         break;
+    case SQLITE_INTERRUPT:
+        return maildex__error(db, MAILDEX_STATUS_INTERRUPTED, "%s: interrupted", context);
     case SQLITE_IOERR:
     case SQLITE_FULL:
         return io_error(db, rc, context);
@@ -295,7 +299,7 @@ static int busy_handler(void *data, int count)
         if (db->mode != MAILDEX_DB_READ_ONLY)
             maildex__turn_waiting(db);
     }
-    if (db->busy_ms >= db->busy_timeout_ms)
+    if (db->busy_ms >= db->busy_timeout_ms || g_atomic_int_get(&db->interrupted))
         return 0;
     if (db->busy_ms < MAILDEX_BUSY_TELL_MS && db->busy_ms + ms >= MAILDEX_BUSY_TELL_MS &&
         db->mode != MAILDEX_DB_READ_ONLY) {
@@ -335,6 +339,21 @@ void maildex__checkpoint(maildex_db_t *db)
     sqlite3_busy_handler(db->sql, busy_handler, db);
 }
 
+/* sqlite3_interrupt() alone misses a statement started after it while none was running: the
+ * handler makes every statement of an interrupted handle stop within a few thousand VM steps. */
+static int progress_handler(void *data)
+{
+    maildex_db_t *db = data;
+
+    return g_atomic_int_get(&db->interrupted);
+}
+
+void maildex_db_interrupt(maildex_db_t *db)
+{
+    g_atomic_int_set(&db->interrupted, 1);
+    sqlite3_interrupt(db->sql);
+}
+
 static maildex_status_t configure_connection(maildex_db_t *db)
 {
     maildex_status_t st;
@@ -342,6 +361,7 @@ static maildex_status_t configure_connection(maildex_db_t *db)
 
     sqlite3_extended_result_codes(db->sql, 1);
     sqlite3_busy_handler(db->sql, busy_handler, db);
+    sqlite3_progress_handler(db->sql, 4096, progress_handler, db);
     rc = maildex__fts_tokenizer_register(db->sql, &db->fts);
     if (rc != SQLITE_OK)
         return maildex__sql_error(db, rc, "cannot register the full-text tokenizer");

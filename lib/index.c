@@ -81,17 +81,22 @@ static void warning(struct run *r, const char *path, const char *reason)
 
 /* ---- phase 2: rows for new directories ---------------------------------------------------------- */
 
-/* Find-or-create: `insert --create-folder` may have made a directory's row since the scan. */
-static maildex_status_t create_directories(struct run *r)
+/* In notmuch's order, for the order of a message's files (search.c): notmuch makes a directory's
+ * document when the first file in it is indexed (its parents' first), and those of directories with
+ * no new file at the end of the run; a message's files are listed by their directory's document id,
+ * then by name. So the rows of directories with new files come first, in the order their files are
+ * indexed (order, phase 3's), then the others'. Find-or-create: `insert --create-folder` may have
+ * made a directory's row since the scan. */
+static maildex_status_t create_directories(struct run *r, GPtrArray *order)
 {
-    GPtrArray *dirs = r->scan->dirs;
     maildex_status_t st = MAILDEX_STATUS_OK;
 
-    for (guint i = 0; i < dirs->len && st == MAILDEX_STATUS_OK; i++) {
-        struct maildex__scan_dir *d = dirs->pdata[i];
-        if (d->id == 0)
-            st = maildex__store_directory(r->db, d->path, &d->id, &d->folder);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < order->len && st == MAILDEX_STATUS_OK; i++) {
+            struct maildex__scan_dir *d = order->pdata[i];
+            if (d->id == 0 && d->has_new_files == (pass == 0))
+                st = maildex__store_directory(r->db, d->path, &d->id, &d->folder);
+        }
     return st;
 }
 
@@ -377,9 +382,8 @@ static GPtrArray *processing_order(GPtrArray *dirs)
     return order;
 }
 
-static void index_new_files(struct run *r)
+static void index_new_files(struct run *r, GPtrArray *dirs)
 {
-    GPtrArray *dirs = processing_order(r->scan->dirs);
     sqlite3_stmt *stmt;
 
     /* Preparing the insert opens the FTS table, which makes its tokenizer: recorders copy its
@@ -411,7 +415,6 @@ static void index_new_files(struct run *r)
     }
     while (r->head < r->tail)
         apply_head(r);
-    g_ptr_array_free(dirs, TRUE);
     for (guint i = 0; i < r->recorders->len; i++)
         maildex__fts_recorder_free(r->recorders->pdata[i]);
     g_ptr_array_set_size(r->recorders, 0);
@@ -527,6 +530,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
                                               opts->warning, opts->event, opts->data};
     struct run r = {0};
     struct maildex__writer_lock *lock = NULL;
+    GPtrArray *order;
     sqlite3_int64 changes_before;
 
     if (stats == NULL)
@@ -578,11 +582,13 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
         db->changed_threads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     changes_before = sqlite3_total_changes64(db->sql);
     sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
+    order = processing_order(r.scan->dirs);
     r.st = maildex__begin(db);
     if (r.st == MAILDEX_STATUS_OK)
-        r.st = create_directories(&r);
+        r.st = create_directories(&r, order);
     if (r.st == MAILDEX_STATUS_OK)
-        index_new_files(&r);
+        index_new_files(&r, order);
+    g_ptr_array_free(order, TRUE);
     if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
         remove_files(&r);
     if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))

@@ -41,6 +41,7 @@ struct maildex_db {
     int64_t side_steps;                   /* VM steps and pages of the side reads of this handle's */
     int64_t side_pages;                   /* queries (side-read.c): work bounds count them too */
     maildex_pair_t *user_fields;          /* maildex_db_set_user_fields, ended by NULLs; NULL for none */
+    gint interrupted;                     /* maildex_db_interrupt: read by the progress handler */
     GHashTable *changed_threads;          /* threads the running maildex_index changed, when its
                                              host asked (maildex__thread_changed); else NULL */
 };

@@ -85,6 +85,12 @@ maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, mai
  * freed either way). */
 maildex_status_t maildex_db_close(maildex_db_t *db);
 
+/* Makes every SQLite statement running on db, and every one started later, fail with
+ * MAILDEX_STATUS_INTERRUPTED (a write rolls back what it had not committed). The one call that may
+ * be made from another thread while db is in use (a server cancelling a request); db must stay open
+ * until it returns. There is no way back: close the handle. */
+void maildex_db_interrupt(maildex_db_t *db);
+
 /* The message describing the last failure on db, owned by db; valid until the next call on db. Never
  * NULL (empty when there was no failure). */
 const char *maildex_db_errmsg(maildex_db_t *db);
@@ -396,7 +402,8 @@ int64_t maildex_message_date(const maildex_message_t *m);
 bool maildex_message_matched(const maildex_message_t *m);
 bool maildex_message_excluded(const maildex_message_t *m);
 
-/* The message's files as absolute paths in discovery order, and its tags sorted bytewise; each a
+/* The message's files as absolute paths in notmuch's order (by directory, in the order the index first
+ * had a file in it, then by name: the first is the one show reads), and its tags sorted bytewise; each a
  * NULL-terminated array owned by the message (loaded on first call). Return MAILDEX_STATUS_OK or a
  * database status with *out NULL. */
 maildex_status_t maildex_message_files(maildex_message_t *m, const char *const **out);
@@ -883,7 +890,9 @@ const maildex_header_t *maildex_part_headers(const maildex_part_t *p, size_t *n)
 
 /* For the file's message (id 0) only, the headers as notmuch's notmuch_message_get_header reads them:
  * decoded From and Date ("" when absent), and the address of the first From mailbox (notmuch's mbox
- * "From " line; "MAILER-DAEMON" when there is none). NULL for other parts. */
+ * "From " line; "MAILER-DAEMON" when there is none). From and the address are the message's, as it
+ * was indexed (from its first file indexed, or its first file when re-indexed), even where another
+ * copy is shown; Date is the shown file's. NULL for other parts. */
 const char *maildex_part_from(const maildex_part_t *p);
 const char *maildex_part_date(const maildex_part_t *p);
 const char *maildex_part_sender_address(const maildex_part_t *p);

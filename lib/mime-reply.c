@@ -154,12 +154,12 @@ static const char *received_by(const struct reply *r, const char *received)
     const char *by = received, *addr = NULL;
 
     while (addr == NULL && (by = strstr(by, " by ")) != NULL) {
-        char *mta, *token, *part, *domain = NULL, *tld = NULL;
+        char *mta, *token, *part, *domain = NULL, *tld = NULL, *rest = NULL;
         by += 4;
         if (*by == '\0')
             break;
         mta = g_strdup(by);
-        token = strtok(mta, " \t");
+        token = strtok_r(mta, " \t", &rest); /* not strtok: replies are built on several threads */
         if (token == NULL) {
             g_free(mta);
             break;

@@ -260,6 +260,47 @@ static struct maildex__qnode *legacy_range(struct maildex__qparser *p, const str
     return maildex__qterm_new(p, MAILDEX__QF_DATE, value, 0, t->pos);
 }
 
+/* Whether a free word is also a thread id, as notmuch reads it. Xapian looks an unprefixed word up under
+ * every field's term prefix, the thread ids' among them, unless it stems the word (one that starts with
+ * a lower-case letter and no stem preventer follows), and lower-cases it: so a bare thread id such as
+ * 0000000000000001, which notmuch.el's `notmuch-show` may be given, finds its thread (notmuch's T450
+ * "notmuch-show with nonexistent CWD"). Only this case of that accident is kept: a thread id is never a
+ * word one searches the text for, while a capitalised word finding a tag of that name would surprise
+ * (doc/query-syntax.md). */
+static bool is_bare_thread_id(const char *value, unsigned flags)
+{
+    size_t n = 0;
+
+    if (flags & (MAILDEX__QFLAG_PHRASE | MAILDEX__QFLAG_WILDCARD))
+        return false;
+    for (; value[n]; n++)
+        if (!g_ascii_isxdigit(value[n]))
+            return false;
+    return n == 16 && (!g_ascii_islower(value[0]) || (flags & MAILDEX__QFLAG_QUOTED));
+}
+
+/* The node of a free word: the text, or for a bare thread id the text or the thread. */
+static struct maildex__qnode *free_word_node(struct maildex__qparser *p, char *value, unsigned flags, size_t pos)
+{
+    struct maildex__qnode *text = maildex__qterm_new(p, MAILDEX__QF_FREE, value, flags, pos);
+    struct maildex__qvec either = {0};
+    char *id;
+
+    if (text == NULL || !is_bare_thread_id(value, flags))
+        return text;
+    if ((id = talloc_strdup(p->sh->ctx, value)) == NULL) {
+        maildex__qparse_nomem(p);
+        return NULL;
+    }
+    for (char *c = id; *c; c++)
+        *c = g_ascii_tolower(*c);
+    if (!maildex__qparse_push(p, &either, text) ||
+        !maildex__qparse_push(p, &either, maildex__qterm_new(p, MAILDEX__QF_THREAD, id, 0, pos)) ||
+        either.v[1] == NULL)
+        return NULL;
+    return maildex__qparse_combine(p, MAILDEX__Q_OR, &either);
+}
+
 /* One run of word bytes and joiners from a free-text word, joiners trimmed off its ends; next is the
  * byte after the run (a stem preventer there keeps a single word from being stemmed). */
 static bool free_segment(struct maildex__qparser *p, struct maildex__qvec *out, const char *s, size_t n, bool wildcard,
@@ -288,7 +329,7 @@ static bool free_segment(struct maildex__qparser *p, struct maildex__qvec *out, 
         flags |= MAILDEX__QFLAG_QUOTED;
     if (starts_upper(value))
         flags |= MAILDEX__QFLAG_CAPITALISED;
-    return maildex__qparse_push(p, out, maildex__qterm_new(p, MAILDEX__QF_FREE, value, flags, pos));
+    return maildex__qparse_push(p, out, free_word_node(p, value, flags, pos));
 }
 
 struct maildex__qnode *maildex__qterm_free_word(struct maildex__qparser *p, const struct maildex__qtoken *t)
@@ -341,5 +382,5 @@ struct maildex__qnode *maildex__qterm_free_phrase(struct maildex__qparser *p, co
         flags |= MAILDEX__QFLAG_PHRASE;
     if (starts_upper(s))
         flags |= MAILDEX__QFLAG_CAPITALISED;
-    return maildex__qterm_new(p, MAILDEX__QF_FREE, s, flags, t->pos);
+    return free_word_node(p, s, flags, t->pos);
 }

@@ -463,6 +463,7 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
     GHashTable *subdirs;
     sqlite3_stmt *stmt = NULL;
     const char *known = NULL;
+    uint64_t found_before = w->scan->files_found;
 
     if (entries == NULL) {
         unreadable(w, d, "read", errno);
@@ -513,6 +514,7 @@ static void walk_listed(struct walk *w, struct maildex__scan_dir *d, int64_t ind
         next_known(w, stmt, &known);
     }
     w->scan->files_found += new_files;
+    d->has_new_files = w->scan->files_found > found_before;
     if (stmt)
         sqlite3_reset(stmt);
     subdirs_gone(w, subdirs, last);

@@ -28,6 +28,8 @@ struct maildex__scan_dir {
     bool listed;         /* its mtime changed (or a full scan): listed and diffed this run */
     bool was_new;        /* not in the database when the walk found it */
     bool unreadable;     /* exists, but could not be stat'ed or listed: nothing under it changes */
+    bool has_new_files;  /* listed, with names the database does not know (index.c makes the rows of
+                            these directories first, as notmuch makes its directory documents) */
     uint64_t ino;        /* st_ino: notmuch walks a new directory's entries in inode order */
     GPtrArray *new_names; /* names new to a directory that had files (owned by scan->names) */
 };

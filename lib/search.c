@@ -242,8 +242,13 @@ maildex_message_t *const *maildex_message_replies(const maildex_message_t *m)
     return m->replies ? m->replies : none;
 }
 
+/* notmuch's order, its file terms': the directory's document, then the name. maildex's directory rows
+ * are made in the order notmuch makes its directory documents (lib/index.c); notmuch compares their
+ * ids as decimal strings and counts messages in them too, which maildex does not copy (ids 9 and 10
+ * are in the other order there). The first file is the one show reads and reindex takes the headers
+ * from (FILE_FIRST_OF_MESSAGE, the same order). */
 static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
-                                "f.directory WHERE f.message = ?1 ORDER BY f.id";
+                                "f.directory WHERE f.message = ?1 ORDER BY f.directory, f.name";
 static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
                                "WHERE mt.message = ?1 ORDER BY t.name";
 

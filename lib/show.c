@@ -6,6 +6,8 @@
 #include "mime.h"
 #include "search.h"
 
+#include <string.h>
+
 /* Runs open on file number duplicate of m or, for duplicate 0, on each file in turn until one can be
  * read (notmuch's "the first file in the list is not available anymore" fallback). open returns a
  * MAILDEX__PARSE_* code and sets *error on ctx. */
@@ -45,6 +47,57 @@ static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *
     return rc == MAILDEX__PARSE_OK ? MAILDEX_STATUS_OK : st;
 }
 
+/* ---- the sender notmuch stored -------------------------------------------------------------------- */
+
+/* The first mailbox's address in the stored form of message-address.h (name, address, name-addr, each
+ * NUL-terminated), or notmuch's "MAILER-DAEMON" when there is none. */
+static char *first_address(void *ctx, const char *blob, size_t len)
+{
+    const char *name_end = blob ? memchr(blob, '\0', len) : NULL;
+    const char *address = name_end ? name_end + 1 : NULL;
+
+    if (address == NULL || address >= blob + len || memchr(address, '\0', (size_t) (blob + len - address)) == NULL)
+        return talloc_strdup(ctx, "MAILER-DAEMON");
+    return talloc_strdup(ctx, address);
+}
+
+/* Where show names the sender (text's summary line, mbox's "From " line, reply's "... wrote:"), notmuch
+ * prints the From it stored when the message was indexed (its first file indexed, or the first of its
+ * files when it was re-indexed), whichever of the message's files it shows, while root's are the
+ * shown file's. They differ only for a message whose copies have different From headers: then the
+ * stored From (sql/0008-indexed-from.sql) and the stored sender's first address replace them. */
+static maildex_status_t indexed_from(maildex_message_t *m, struct maildex_part *root)
+{
+    maildex_db_t *db = m->q->db;
+    const char *const *files = NULL;
+    sqlite3_stmt *stmt = NULL;
+    bool row = false;
+    maildex_status_t st = maildex_message_files(m, &files);
+
+    if (st != MAILDEX_STATUS_OK || root == NULL || files[0] == NULL || files[1] == NULL)
+        return st;
+    st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_INDEXED_FROM, &stmt);
+    if (st != MAILDEX_STATUS_OK)
+        return st;
+    sqlite3_bind_int64(stmt, 1, m->key);
+    st = maildex__step_row(db, stmt, &row, "cannot read a message's sender");
+    if (st == MAILDEX_STATUS_OK && row && sqlite3_column_type(stmt, 0) == SQLITE_TEXT &&
+        strcmp((const char *) sqlite3_column_text(stmt, 0), root->from) != 0) {
+        char *from = talloc_strdup(root, (const char *) sqlite3_column_text(stmt, 0));
+        char *sender = sqlite3_column_type(stmt, 1) != SQLITE_BLOB
+                           ? NULL
+                           : first_address(root, sqlite3_column_blob(stmt, 1), (size_t) sqlite3_column_bytes(stmt, 1));
+        if (from == NULL)
+            st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+        else
+            root->from = from;
+        if (sender)
+            root->sender_address = sender;
+    }
+    sqlite3_reset(stmt);
+    return st;
+}
+
 /* ---- the parts ----------------------------------------------------------------------------------- */
 
 /* The message's stored session keys (NULL-terminated, under m), when decrypt may use them. */
@@ -80,6 +133,8 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, cons
         st = session_keys(m, c.opts->decrypt, &c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         st = with_file(m, duplicate, open_parts, &c);
+    if (st == MAILDEX_STATUS_OK)
+        st = indexed_from(m, c.root);
     talloc_free(c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         *out = c.root;
@@ -217,6 +272,8 @@ maildex_status_t maildex_message_reply(maildex_message_t *m, int duplicate, cons
         st = session_keys(m, opts->decrypt, &c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         st = with_file(m, duplicate, open_reply, &c);
+    if (st == MAILDEX_STATUS_OK)
+        st = indexed_from(m, c.reply->original);
     talloc_free(c.session_keys);
     if (st == MAILDEX_STATUS_OK)
         *out = c.reply;

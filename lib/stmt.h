@@ -78,6 +78,8 @@
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype, fields "       \
                  "FROM fts_text WHERE id = ?1")                                               \
     X(PROPERTIES_DELETE, "DELETE FROM properties WHERE message = ?1")                         \
+    X(INDEXED_FROM_KEEP, "INSERT OR IGNORE INTO indexed_from(id, value) VALUES (?1, ?2)")     \
+    X(INDEXED_FROM_DELETE, "DELETE FROM indexed_from WHERE id = ?1")                          \
     /* message-properties.c */                                                                \
     X(PROPERTIES_OF_MESSAGE, "SELECT key, value FROM properties WHERE message = ?1 "           \
                              "ORDER BY key, value")                                           \
@@ -104,11 +106,16 @@
     X(REKEY_TAGS, "UPDATE message_tags SET message = ?2 WHERE message = ?1")                  \
     X(REKEY_PROPERTIES, "UPDATE properties SET message = ?2 WHERE message = ?1")              \
     X(FILE_FIRST_OF_MESSAGE, "SELECT d.path, f.name, f.id FROM files f JOIN directories d "   \
-                             "ON d.id = f.directory WHERE f.message = ?1 ORDER BY f.id")      \
+                             "ON d.id = f.directory WHERE f.message = ?1 "                    \
+                             "ORDER BY f.directory, f.name")                                  \
     X(FILE_COUNT_OF_MESSAGE, "SELECT count(*) FROM files WHERE message = ?1")                 \
     X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
+    /* show.c */                                                                              \
+    X(MESSAGE_INDEXED_FROM, "SELECT coalesce(i.value, t.\"from\"), a.sender FROM texts t "      \
+                            "LEFT JOIN indexed_from i ON i.id = t.id "                        \
+                            "LEFT JOIN addresses a ON a.id = t.id WHERE t.id = ?1")           \
     /* address.c */                                                                           \
     X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
     /* scan.c */                                                                              \

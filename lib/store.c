@@ -77,6 +77,28 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
 
 enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, COL_FIELDS, NCOLS };
 
+/* The recipients as notmuch indexes them (lib/index.cc, _index_address_list): each mailbox of To, Cc
+ * and Bcc as "name address", a group by its members alone (`undisclosed-recipients:;` gives no word,
+ * so `(not (to *))` finds the message), and a part break between two mailboxes (notmuch leaves a gap
+ * of 100 positions after each: no phrase spans two). Read from the stored form of message-address.h
+ * (each mailbox: name, address, name-addr, NUL-terminated). NULL when memory runs out. */
+static char *recipients_text(void *ctx, const struct maildex__parsed_message *m)
+{
+    static const char gap[] = {MAILDEX_FTS_PART_BREAK, '\0'};
+    const char *p = m->recipients, *end = p ? p + m->recipients_len : NULL;
+    char *text = talloc_strdup(ctx, "");
+
+    while (text && p && p < end) {
+        const char *name = p, *address = name + strlen(name) + 1;
+        const char *name_addr = address < end ? address + strlen(address) + 1 : end;
+        if (name_addr >= end)
+            break;
+        text = talloc_asprintf_append(text, "%s%s%s%s", *text ? gap : "", name, *name ? " " : "", address);
+        p = name_addr + strlen(name_addr) + 1;
+    }
+    return text;
+}
+
 /* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
 static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                             const char *cols[NCOLS])
@@ -86,8 +108,7 @@ static void message_columns(void *ctx, const struct maildex__parsed_message *m,
                                                                m->subject_protected)
                                              : m->subject;
     cols[COL_FROM] = m->from;
-    cols[COL_TO] = talloc_asprintf(ctx, "%s%s%s%s%s", m->to, *m->cc ? " " : "", m->cc,
-                                   *m->bcc ? " " : "", m->bcc);
+    cols[COL_TO] = recipients_text(ctx, m);
     cols[COL_BODY] = m->body;
     cols[COL_ATTACHMENT] = m->attachment_names;
     cols[COL_MIMETYPE] = m->mime_types;
@@ -168,15 +189,33 @@ static bool merge_columns(struct maildex__store_text *text, const char *const ol
     return changed;
 }
 
+/* Before a copy's different From joins the from column: the From the message was indexed with, which
+ * show names (sql/0008-indexed-from.sql). Kept once; the column holds it alone until then. */
+static maildex_status_t keep_indexed_from(maildex_db_t *db, int64_t key, const char *old, const char *fresh)
+{
+    sqlite3_stmt *stmt;
+    maildex_status_t st;
+
+    if (*fresh == '\0' || strstr(old ? old : "", fresh) != NULL)
+        return MAILDEX_STATUS_OK;
+    if ((st = maildex__stmt(db, MAILDEX__STMT_INDEXED_FROM_KEEP, &stmt)) != MAILDEX_STATUS_OK)
+        return st;
+    sqlite3_bind_int64(stmt, 1, key);
+    sqlite3_bind_text(stmt, 2, old ? old : "", -1, SQLITE_TRANSIENT);
+    return maildex__step_done(db, stmt, "cannot keep a message's From");
+}
+
 /* The merge for a message whose rows are still held: the held text changes, nothing is written. */
-static maildex_status_t merge_held_text(struct maildex__store_text *held,
+static maildex_status_t merge_held_text(maildex_db_t *db, int64_t key, struct maildex__store_text *held,
                                         const char *const fresh[NCOLS])
 {
     const char *old[NCOLS];
+    maildex_status_t st = keep_indexed_from(db, key, held->cols[COL_FROM], fresh[COL_FROM]);
 
     memcpy(old, held->cols, sizeof old);
-    merge_columns(held, old, fresh);
-    return MAILDEX_STATUS_OK;
+    if (st == MAILDEX_STATUS_OK)
+        merge_columns(held, old, fresh);
+    return st;
 }
 
 /* notmuch indexes every copy of a duplicate Message-ID into the one message: a word, attachment
@@ -197,7 +236,7 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     if (st == MAILDEX_STATUS_OK && (merged == NULL || fresh[COL_TO] == NULL || fresh[COL_SUBJECT] == NULL))
         st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st == MAILDEX_STATUS_OK && held) {
-        st = merge_held_text(held, fresh);
+        st = merge_held_text(db, key, held, fresh);
         goto done;
     }
     if (st)
@@ -206,6 +245,8 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     st = maildex__step_row(db, stmt, &row, "cannot read a message's text");
     for (int c = 0; st == MAILDEX_STATUS_OK && row && c < NCOLS; c++)
         old[c] = (const char *) sqlite3_column_text(stmt, c);
+    if (st == MAILDEX_STATUS_OK && row)
+        st = keep_indexed_from(db, key, old[COL_FROM], fresh[COL_FROM]);
     if (st == MAILDEX_STATUS_OK && row)
         changed = merge_columns(merged, old, fresh);
     sqlite3_reset(stmt);
@@ -460,6 +501,8 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     st = unindex_text(db, key);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK) /* the text is made again from m alone */
+        st = maildex__run_ids(db, MAILDEX__STMT_INDEXED_FROM_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK && date != m->date) {
         st = maildex__store_allocate_key(db, m->date, new_key);
         if (st == MAILDEX_STATUS_OK)
@@ -496,6 +539,8 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
 
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__run_ids(db, MAILDEX__STMT_INDEXED_FROM_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__message_untag_all(db, key);
     if (st == MAILDEX_STATUS_OK)

@@ -107,7 +107,7 @@ maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
         if (errno != EWOULDBLOCK && errno != EINTR)
             st = maildex__error(db, MAILDEX_STATUS_IO_ERROR, "cannot lock '%s': %s", path,
                                 strerror(errno));
-        else if (interrupted && *interrupted)
+        else if ((interrupted && *interrupted) || g_atomic_int_get(&db->interrupted))
             st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                                 "interrupted while waiting for another indexer");
         else if (poll >= polls)

@@ -197,4 +197,15 @@ output=$(maildex search --format=json date:2000-01-02 | grep -o '"subject": "[^"
 test_expect_equal "$output" '"subject": "Named later"
 "subject": "Named later"'
 
+test_begin_subtest "a bare thread id finds its thread, as notmuch's parser reads it (T450, notmuch-show)"
+tid=$(maildex search --output=threads id:es2@example.org | sed s/thread://)
+upper=$(printf '%s' "$tid" | tr a-f A-F)
+output=$(maildex search --output=threads "$tid"; maildex count "$upper and id:es3@example.org"
+    maildex count "\"$tid\""; maildex count "not $tid and date:2000-01-02"; maildex count "${tid}x")
+test_expect_equal "$output" "thread:$tid
+1
+3
+0
+0"
+
 test_done

@@ -102,6 +102,20 @@ test_expect_equal "$output" "2
 maildex count: syntax error at position 0: in sexp:\"(foo)\": unknown prefix 'foo'
 Query string was: sexp:\"(foo)\""
 
+test_begin_subtest "to: is the recipients' mailboxes, as notmuch indexes them (T081 missing / empty to)"
+generate_message "to=undisclosed-recipients:;" "subject=To a group" > /dev/null
+group_id=$gen_msg_id
+generate_message "to=Ann Apple <ann@example.org>, Bea Berry <bea@example.org>" "subject=To two" > /dev/null
+maildex new > /dev/null
+output=$(maildex search --output=messages --query=sexp '(and (subject To) (not (to *)))'
+    maildex count to:undisclosed; maildex count 'to:"Ann Apple ann@example.org"'
+    maildex count 'to:"example.org Bea"'; maildex count to:bea@example.org)
+test_expect_equal "$output" "id:$group_id
+0
+1
+0
+1"
+
 test_begin_subtest "config get built_with.*"
 output=$(maildex config get built_with.sexp_queries; maildex config get built_with.field_processor
     maildex config get built_with.nonexistent)

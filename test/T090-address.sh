@@ -47,6 +47,15 @@ case
 EOF
 maildex new > /dev/null
 maildex tag +deleted id:odd3@example.com
+# carol@example.net is "Carol" in new/3 and "Carol, C." in cur/2: a whole pass keeps the spelling of
+# the message indexed first, and notmuch (so maildex) lists a directory's subdirectories in inode
+# order, which the file system does not promise to follow creation order (ext4 spreads directories
+# over its block groups; under a parallel suite cur/ may get the higher number).
+if [ "$(stat -c %i "$MAIL_DIR/cur")" -lt "$(stat -c %i "$MAIL_DIR/new")" ]; then
+    CAROL='(:name "Carol, C." :address "carol@example.net" :name-addr "\"Carol, C.\" <carol@example.net>")'
+else
+    CAROL='(:name "Carol" :address "carol@example.net" :name-addr "Carol <carol@example.net>")'
+fi
 DB=$MAIL_DIR/.maildex/maildex.db
 
 # The structured outputs of a whole pass, one item a line, sorted (the brackets taken off).
@@ -95,7 +104,7 @@ cat > EXPECTED <<'EOF'
 (:name "Back\\slash" :address "bs@example.com" :name-addr "Back\\\\slash <bs@example.com>")
 (:name "Bob" :address "bob@example.com" :name-addr "Bob <bob@example.com>")
 (:name "Build Bot" :address "ci@example.com" :name-addr "Build Bot <ci@example.com>")
-(:name "Carol, C." :address "carol@example.net" :name-addr "\"Carol, C.\" <carol@example.net>")
+CAROL
 (:name "Dave Developer" :address "dave@example.com" :name-addr "Dave Developer <dave@example.com>")
 (:name "Doe, John" :address "john@example.com" :name-addr "\"Doe, John\" <john@example.com>")
 (:name "Dr. Who" :address "who@example.com" :name-addr "\"Dr. Who\" <who@example.com>")
@@ -107,6 +116,7 @@ cat > EXPECTED <<'EOF'
 (:name "Test User" :address "user@example.org" :name-addr "Test User <user@example.org>")
 (:name "Test User" :address "user@work.example.com" :name-addr "Test User <user@work.example.com>")
 EOF
+CAROL="$CAROL" awk '$0 == "CAROL" { print ENVIRON["CAROL"]; next } 1' EXPECTED > EXPECTED.carol && mv EXPECTED.carol EXPECTED
 test_expect_equal_file EXPECTED OUTPUT
 
 test_begin_subtest "--deduplicate=no --sort=oldest-first, text0"

@@ -33,7 +33,7 @@ done
 
 # The deviations: a name the comparison assigns, and the reason. Nothing else may differ.
 cat > "$TMP_DIRECTORY/deviations" <<'DEVIATIONS'
-file-order	the order of a message's files: notmuch lists them by its directory documents' ids (decimal strings compared as text), maildex in the order it found them; filename lists are compared as sets
+file-order	the order of a message's files: notmuch lists them by its directory documents' ids compared as decimal strings (ids that count messages too), maildex by its directory rows, made in the same order, compared as numbers; filename lists are compared as sets
 first-file	a message with several files is shown from its first file, so where the orders differ the two show different copies: maildex --duplicate=N pointing at notmuch's first file must then print the same raw file, parts and reply (show's text and mbox name or read the first file, and are left out)
 notmuch-crash	notmuch 0.37 segfaults on an empty message/rfc822 part (mime_node_child of a part gmime could not parse into a message); maildex shows the part with no headers and no body and exits 0
 DEVIATIONS

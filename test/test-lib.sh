@@ -387,6 +387,7 @@ maildex_store_check() {
       UNION ALL SELECT 'message without text', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM texts t WHERE t.id = m.id)
       UNION ALL SELECT 'addresses without message', count(*) FROM addresses a WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = a.id)
       UNION ALL SELECT 'message without addresses', count(*) FROM messages m WHERE NOT EXISTS (SELECT 1 FROM addresses a WHERE a.id = m.id)
+      UNION ALL SELECT 'indexed From without message', count(*) FROM indexed_from i WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.id)
       UNION ALL SELECT 'wrong tag count', count(*) FROM tags t WHERE messages != (SELECT count(*) FROM message_tags mt WHERE mt.tag = t.id)
       UNION ALL SELECT 'wrong thread count', count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id)
       UNION ALL SELECT 'property without message', count(*) FROM properties p WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = p.message)

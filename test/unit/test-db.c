@@ -188,8 +188,8 @@ TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
 
     for (int i = 0; i < 100; i++)
         g_string_append_printf(body, "word%d zebra ", i % 7);
-    /* The schema as sql/0006 left it: fts_text a table of plain text. */
-    sql = sqlite3_mprintf("DROP VIEW fts_text; ALTER TABLE texts RENAME TO fts_text;"
+    /* The schema as sql/0006 left it: fts_text a table of plain text (and no later table). */
+    sql = sqlite3_mprintf("DROP TABLE indexed_from; DROP VIEW fts_text; ALTER TABLE texts RENAME TO fts_text;"
                           "INSERT INTO fts_text VALUES (1, 's', 'f', 't', %Q, '', '', NULL),"
                           " (2, 's', 'f', 't', 'a tiny giraffe', '', '', NULL);"
                           "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, mimetype,"
@@ -214,6 +214,32 @@ TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
     ASSERT_EQ(sqlite3_exec(db->sql, "INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)", NULL,
                            NULL, NULL), SQLITE_OK);
     g_string_free(body, TRUE);
+    maildex_db_close(db);
+}
+
+/* Migration 0008 keeps the From a message with merged copies was indexed with: the first line of its
+ * from column, for a message with several files only. */
+TEST(merged_from_is_kept_on_upgrade)
+{
+    const char *path = db_file("indexed-from");
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+
+    ASSERT_EQ(sqlite3_exec(db->sql, "DROP TABLE indexed_from;"
+                                    "INSERT INTO directories(id, path, folder) VALUES (1, '', 1);"
+                                    "INSERT INTO texts(id, subject, \"from\", \"to\", body, attachment, mimetype)"
+                                    " VALUES (1, 's', 'Ann <a@x>' || char(10) || 'Bob <b@x>', '', '', '', ''),"
+                                    " (2, 's', 'Cy' || char(10) || 'Di', '', '', '', ''),"
+                                    " (3, 's', 'Ed <e@x>', '', '', '', '');"
+                                    "INSERT INTO files(directory, name, message, folder) VALUES (1, 'a', 1, 1),"
+                                    " (1, 'b', 1, 1), (1, 'c', 2, 1), (1, 'd', 3, 1), (1, 'e', 3, 1);"
+                                    "PRAGMA user_version = 7;",
+                           NULL, NULL, NULL), SQLITE_OK);
+    maildex_db_close(db);
+
+    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM indexed_from"), 1);
+    ASSERT_EQ(scalar(db, "SELECT count(*) FROM indexed_from WHERE id = 1 AND value = 'Ann <a@x>'"), 1);
     maildex_db_close(db);
 }
 
@@ -570,6 +596,7 @@ TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_
                       TEST_ENTRY(newer_schema_is_refused_untouched)
                           TEST_ENTRY(older_schema_is_migrated_on_write_open_only)
                           TEST_ENTRY(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
+                              TEST_ENTRY(merged_from_is_kept_on_upgrade)
                               TEST_ENTRY(garbage_file_is_reported_not_crashed)
                               TEST_ENTRY(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
                               TEST_ENTRY(growing_in_the_wal_is_not_truncation)
