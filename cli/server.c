@@ -20,6 +20,11 @@
  * so a large `show` to a stalled editor does not fill the server's memory; it resumes below RESUME. */
 #define THROTTLE_BYTES (4u << 20)
 #define RESUME_BYTES (1u << 20)
+/* Readers running at once; more wait their turn. Each holds a thread, a SQLite connection and some
+ * ten descriptors, and two cores gain nothing from more: the cap keeps a client that sends
+ * thousands at once from exhausting the process's descriptors, while one slow request (or 63) still
+ * leaves room for the rest. */
+#define MAX_READERS 64
 /* A request line longer than this is refused (a message's stdin is the largest thing a line holds). */
 #define MAX_LINE_BYTES (256u << 20)
 
@@ -31,6 +36,8 @@ struct server {
     bool listening;
     GList *clients;
     GQueue writers;          /* struct request *, not yet started */
+    GQueue readers;          /* readers waiting for one of the MAX_READERS places */
+    unsigned reading;        /* readers running */
     struct request *writing; /* the writer running, or NULL */
     struct watch *watch;
     uv_signal_t signals[3];
@@ -60,6 +67,7 @@ struct frame {
 
 static void maybe_finish(struct server *s);
 static void start_next_writer(struct server *s);
+static void start_next_readers(struct server *s);
 static void client_gone(struct client *c);
 static void close_handles(struct client *c);
 
@@ -203,6 +211,10 @@ void server_request_ended(struct request *r, int status, const char *err, size_t
         s->writing = NULL;
         start_next_writer(s);
     }
+    if (!r->writer && r->started) {
+        s->reading--;
+        start_next_readers(s);
+    }
     free_request(r);
     maybe_finish(s);
 }
@@ -222,6 +234,8 @@ static void start(struct request *r)
         }
         if (s->writing == r)
             s->writing = NULL;
+        if (!r->writer)
+            s->reading--;
         free_request(r);
         return;
     }
@@ -236,6 +250,20 @@ static void start_next_writer(struct server *s)
     while (s->writing == NULL && (r = g_queue_pop_head(&s->writers)) != NULL) {
         s->writing = r;
         start(r); /* a start that fails clears s->writing: the loop takes the next */
+    }
+}
+
+static void start_next_readers(struct server *s)
+{
+    struct request *r;
+
+    while (s->reading < MAX_READERS && (r = g_queue_pop_head(&s->readers)) != NULL) {
+        if (r->client == NULL) { /* its client went while it waited: nobody wants the answer */
+            free_request(r);
+            continue;
+        }
+        s->reading++;
+        start(r);
     }
 }
 
@@ -313,7 +341,7 @@ static void cancel(struct client *c, int64_t id)
         request_cancel(r);
         return;
     }
-    g_queue_remove(&c->server->writers, r);
+    g_queue_remove(r->writer ? &c->server->writers : &c->server->readers, r);
     server_request_ended(r, 130, NULL, 0);
 }
 
@@ -349,12 +377,11 @@ static void command(struct client *c, const struct json *o, int64_t id)
     }
     r->writer = !is_reader(r->argv, r->argc);
     g_hash_table_insert(c->requests, &r->id, r);
-    if (!r->writer) {
-        start(r);
-        return;
-    }
-    g_queue_push_tail(&s->writers, r);
-    start_next_writer(s);
+    g_queue_push_tail(r->writer ? &s->writers : &s->readers, r);
+    if (r->writer)
+        start_next_writer(s);
+    else
+        start_next_readers(s);
 }
 
 static void request_line(struct client *c, const char *line, size_t len)
@@ -667,6 +694,7 @@ int server_run(struct cli *cli, const struct server_options *opts)
     s->cli = cli;
     s->opts = opts;
     g_queue_init(&s->writers);
+    g_queue_init(&s->readers);
     uv_loop_init(&s->loop);
     /* A client that went away must not kill the server when its answer is written. */
     signal(SIGPIPE, SIG_IGN);

@@ -122,6 +122,14 @@ maildex server: request N cancelled
 2 0
 $N fast 0"
 
+test_begin_subtest "300 readers sent at once: all answered (at most 64 run at a time, the rest wait)"
+i=1
+while [ $i -le 300 ]; do
+    printf '{"id":%d,"argv":["count","*"]}\n' $i
+    i=$((i + 1))
+done | $CLIENT send "$(command -v maildex)" > many.out
+test_expect_equal "$(grep -c '^[0-9]* 0$' many.out) $(grep -c "^$N\$" many.out) $(tail -1 many.out)" "300 300 server 0"
+
 test_begin_subtest "writers run one at a time in the order sent; readers after them see their work"
 {
     i=1
