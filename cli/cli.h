@@ -29,6 +29,9 @@
 #define FORMAT_VERSION_CURRENT 5
 #define EXIT_FORMAT_TOO_OLD 20
 #define EXIT_FORMAT_TOO_NEW 21
+/* What cli_start makes a command return (as -first) after printing the help page --help asked for:
+ * no exit status is this large, and cli_run turns it into 0. */
+#define CLI_STATUS_HELPED 256
 
 enum command_flags {
     CMD_CONFIG = 0,         /* needs the config only */
@@ -80,8 +83,8 @@ extern const char *cli_program;
 
 /* Parses the command's options (plus the shared ones: --format-version, --help, --uuid), validates the
  * format version, then opens the database if the command's flags ask for it and checks --uuid against
- * it. Returns the index of the first
- * non-option argument, or a negative exit status to return (already reported on stderr). */
+ * it. Returns the index of the first non-option argument, or a negative exit status to return (already
+ * reported on stderr): -CLI_STATUS_HELPED when --help printed the command's help page instead. */
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts);
 
 /* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status. */

@@ -246,12 +246,14 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
     static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
                                               {NULL, 0}};
+    bool help = false;
     const struct option query[] = {
         {OPT_KEYWORD, "query", &cli->query_syntax, syntaxes, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     const struct option shared[] = {
         {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
+        {OPT_BOOL, "help", &help, NULL, NULL, NULL},
         {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, (cli->command->flags & CMD_QUERY) ? query : query + 1, NULL},
         {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
@@ -263,6 +265,11 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 
     if (first < 0)
         return -cli_option_error(cli, first, error);
+    if (help) { /* the command does not run; its help page is its output */
+        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
+        rc = cmd_help(cli, 2, args);
+        return -(rc == 0 ? CLI_STATUS_HELPED : rc);
+    }
     if ((rc = check_format_version(cli)) != 0)
         return -rc;
     if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
@@ -311,16 +318,6 @@ static const char *program_name(const char *argv0)
     const char *base = strrchr(argv0, '/');
 
     return strcmp(base ? base + 1 : argv0, "notmuch") == 0 ? "notmuch" : "maildex";
-}
-
-/* A command's --help, wherever it is before "--", asks for its help page (notmuch's rule): the
- * command does not run. */
-static bool asks_for_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--help=true") == 0)
-            return true;
-    return false;
 }
 
 int cli_run(struct cli *cli, int argc, char **argv)
@@ -377,12 +374,9 @@ int cli_run(struct cli *cli, int argc, char **argv)
                 config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0), cli_program);
         goto done;
     }
-    if (asks_for_help(argc - first, argv + first)) {
-        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
-        status = cmd_help(cli, 2, args);
-        goto done;
-    }
     status = cli->command->fn(cli, argc - first, argv + first);
+    if (status == CLI_STATUS_HELPED)
+        status = EXIT_SUCCESS;
 
 done:
     cli_close_db(cli);

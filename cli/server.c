@@ -446,6 +446,7 @@ static void client_gone(struct client *c)
     while (g_hash_table_iter_next(&it, NULL, &value)) {
         struct request *r = value;
         r->client = NULL;
+        request_resume(r); /* paused for a slow client: what it prints from now on is dropped */
         if (!r->writer)
             request_cancel(r);
         g_hash_table_iter_remove(&it);

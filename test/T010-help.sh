@@ -45,4 +45,13 @@ upgrade your notmuch front-end."
 test_begin_subtest "a non-numeric --format-version is a usage error"
 test_expect_code 1 maildex config --format-version=five get user.name
 
+test_begin_subtest "a command's --help prints its usage and exits 0, wherever its options are"
+output=$(maildex search --limit=5 --help; echo "status $?")
+test_expect_equal "$(echo "$output" | head -1 | cut -d' ' -f1-3) $(echo "$output" | tail -1)" "Usage: maildex search status 0"
+
+test_begin_subtest "--help after the query is a word of the query, not an option (options end at the first non-option)"
+maildex new > /dev/null 2>&1
+output=$(maildex search --output=messages nosuchword --help 2>&1; echo "status $?")
+test_expect_equal "$output" "status 0"
+
 test_done
