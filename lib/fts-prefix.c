@@ -1,6 +1,7 @@
 /* fts-prefix.c: see fts-prefix.h. */
 #include "fts-prefix.h"
 
+#include "fts-tokenizer.h"
 #include "fts-words.h"
 #include "query-plan.h"
 #include "side-read.h"
@@ -154,6 +155,39 @@ struct maildex__set *maildex__fts_prefix_keys(void *ctx, maildex_db_t *db, const
     g_ptr_array_free(halves[0], TRUE);
     g_ptr_array_free(halves[1], TRUE);
     g_free(lower);
+    talloc_free(local);
+    return out;
+}
+
+/* Makes FTS5 connect the table (and create its tokenizer on this connection, whose arguments a
+ * standalone tokenizer copies) if nothing has yet. */
+static void connect_fts(maildex_db_t *db)
+{
+    sqlite3_stmt *stmt = NULL;
+
+    sqlite3_prepare_v2(db->sql, "SELECT rowid FROM fts LIMIT 0", -1, &stmt, NULL);
+    sqlite3_finalize(stmt);
+}
+
+struct maildex__set *maildex__fts_term_keys(void *ctx, maildex_db_t *db, const char *literal)
+{
+    void *local = talloc_new(NULL);
+    struct maildex__set **sets = NULL, *out = NULL;
+    char **tokens = NULL;
+    size_t n = 0;
+    bool ok = local && sqlite3_txn_state(db->sql, "main") != SQLITE_TXN_WRITE;
+
+    if (ok && (tokens = maildex__fts_query_tokens(local, db->fts, literal)) == NULL) {
+        connect_fts(db);
+        tokens = maildex__fts_query_tokens(local, db->fts, literal);
+    }
+    while (tokens && tokens[n])
+        n++;
+    ok = ok && tokens && (sets = talloc_zero_array(local, struct maildex__set *, n + 1)) != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (sets[i] = maildex__fts_word_keys(sets, db, tokens[i], strlen(tokens[i]))) != NULL;
+    if (ok && (out = maildex__set_union(local, sets, n)) != NULL)
+        talloc_steal(ctx, out);
     talloc_free(local);
     return out;
 }

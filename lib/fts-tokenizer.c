@@ -19,6 +19,7 @@
 
 #include <glib.h>
 #include <libstemmer.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <talloc.h>
@@ -451,6 +452,67 @@ int maildex__fts_tokenizer_register(sqlite3 *db, struct maildex__fts_shared **ou
     if (rc == SQLITE_OK && out)
         *out = sh;
     return rc;
+}
+
+/* ---- a term's index tokens ---------------------------------------------------------------------------- */
+
+struct term_tokens {
+    void *ctx;
+    GPtrArray *out; /* char * on ctx */
+    bool phrase;    /* a token at a second position */
+    bool failed;
+};
+
+static int collect_token(void *p, int tflags, const char *t, int n, int start, int end)
+{
+    struct term_tokens *c = p;
+    char *copy;
+
+    (void) start, (void) end;
+    if (c->out->len > 0 && !(tflags & FTS5_TOKEN_COLOCATED))
+        c->phrase = true;
+    if (n <= 0 || memchr(t, '\0', (size_t) n) || (copy = talloc_strndup(c->ctx, t, (size_t) n)) == NULL)
+        c->failed = true;
+    else
+        g_ptr_array_add(c->out, copy);
+    return SQLITE_OK;
+}
+
+char **maildex__fts_query_tokens(void *ctx, struct maildex__fts_shared *sh, const char *literal)
+{
+    struct fts_tokenizer *tok = NULL;
+    struct term_tokens c = {.ctx = ctx, .out = g_ptr_array_new()};
+    const size_t nlit = literal ? strlen(literal) : 0;
+    char *text = NULL, *q;
+    char **out = NULL;
+
+    /* only a literal as quote() makes it, without a tail: '"' ... '"' with its quotes doubled */
+    if (sh == NULL || sh->args == NULL || nlit < 3 || literal[0] != '"' || literal[nlit - 1] != '"' ||
+        (text = talloc_size(NULL, nlit)) == NULL)
+        goto done;
+    q = text;
+    for (size_t i = 1; i + 1 < nlit; i++) {
+        *q++ = literal[i];
+        if (literal[i] == '"' && literal[++i] != '"')
+            goto done;
+    }
+    *q = '\0';
+    if (make_instance(sh, sh->args, sh->nargs, &tok) != SQLITE_OK ||
+        fts_tokenize((Fts5Tokenizer *) tok, &c, FTS5_TOKENIZE_QUERY, text, (int) (q - text), collect_token) !=
+            SQLITE_OK ||
+        c.phrase || c.failed || c.out->len == 0)
+        goto done;
+    if ((out = talloc_zero_array(ctx, char *, c.out->len + 1)) != NULL)
+        for (guint i = 0; i < c.out->len; i++)
+            out[i] = talloc_steal(out, c.out->pdata[i]);
+done:
+    if (out == NULL)
+        for (guint i = 0; i < c.out->len; i++)
+            talloc_free(c.out->pdata[i]);
+    g_ptr_array_free(c.out, TRUE);
+    talloc_free(tok);
+    talloc_free(text);
+    return out;
 }
 
 /* ---- recording on other threads, replaying on the writer's --------------------------------------- */

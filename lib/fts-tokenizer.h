@@ -90,6 +90,13 @@ struct maildex__fts_tokens *maildex__fts_record(void *ctx, struct maildex__fts_r
 void maildex__fts_replay_set(struct maildex__fts_shared *shared,
                              struct maildex__fts_tokens *const *tokens, int count);
 
+/* The index tokens a one-word MATCH literal (as maildex__fts_match_quote, _stemmed or _field without
+ * a prefix make it) asks for: the word as the table's tokenizer folds it, or the synonym set of a
+ * stemmed word; a document matches when it holds any of them. A NULL-terminated array on ctx, or NULL
+ * when the literal is a phrase (tokens at two positions) or holds no word, or before FTS5 has made
+ * the table's tokenizer on this connection. */
+char **maildex__fts_query_tokens(void *ctx, struct maildex__fts_shared *shared, const char *literal);
+
 /* text as the index holds its words, for looking them up in the word list: lower case, accents
  * removed (what unicode61 with remove_diacritics does). g_malloc'd; free with g_free. */
 char *maildex__fts_fold(const char *text);

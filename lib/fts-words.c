@@ -32,6 +32,7 @@ struct reader {
     sqlite3_stmt *page, *seek;
     const uint8_t *lo; /* '0' + prefix */
     size_t nlo;
+    bool exact;        /* the word lo alone, not every word it starts */
     GHashTable *words; /* word (g_malloc'd) -> struct acc */
     bool bad;          /* the index is not laid out as expected */
 };
@@ -64,8 +65,9 @@ static bool take(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return k > 0;
 }
 
-/* The segments; NULL (and bad set) unless the record is the layout
- * above. */
+/* The segments, newest first as FTS5 ranks them when two hold an entry for one key (fts5MultiIterNew:
+ * level 0 first, and in a level the last segment first); NULL (and bad set) unless the record is the
+ * layout above. */
 static GArray *read_structure(struct reader *r)
 {
     sqlite3_stmt *stmt = NULL;
@@ -86,12 +88,13 @@ static GArray *read_structure(struct reader *r)
     r->bad = r->bad || !take(&p, end, &nlevel) || !take(&p, end, &nseg) || !take(&p, end, &counter);
     for (uint64_t l = 0; l < nlevel && !r->bad; l++) {
         uint64_t merging = 0, n = 0, v[3];
+        const guint level_start = segs->len;
         r->bad = !take(&p, end, &merging) || !take(&p, end, &n);
         for (uint64_t s = 0; s < n && !r->bad; s++) {
             r->bad = !take(&p, end, &v[0]) || !take(&p, end, &v[1]) || !take(&p, end, &v[2]);
             if (!r->bad) {
                 struct segment one = {(int64_t) v[0], (int64_t) v[1], (int64_t) v[2]};
-                g_array_append_val(segs, one);
+                g_array_insert_val(segs, level_start, one);
             }
         }
     }
@@ -104,12 +107,13 @@ static GArray *read_structure(struct reader *r)
     return segs;
 }
 
-/* A word of the range, as the pages give it: its doclists' size, and its keys, one sorted run per
- * segment (GArray of int64_t), while none of its entries is a deletion. */
+/* A word of the range, as the pages give it: its doclists' size, and per segment (newest first) a
+ * sorted run of the keys it holds and one of the keys whose entry there is a deletion (GArrays of
+ * int64_t). */
 struct acc {
     int64_t bytes;
     bool deleted;
-    GPtrArray *runs;
+    GPtrArray *runs, *dead;
 };
 
 static void acc_free(gpointer data)
@@ -117,6 +121,7 @@ static void acc_free(gpointer data)
     struct acc *a = data;
 
     g_ptr_array_free(a->runs, TRUE);
+    g_ptr_array_free(a->dead, TRUE);
     g_free(a);
 }
 
@@ -124,7 +129,7 @@ static void acc_free(gpointer data)
  * the run of keys it is adding to, and what the next page continues. */
 struct walk {
     struct acc *word;
-    GArray *run;
+    GArray *run, *dead;
     bool open;      /* a doclist goes on at the next page */
     int64_t rowid;  /* the last key read */
     uint64_t skip;  /* bytes of a position list still to pass on the next page */
@@ -140,6 +145,7 @@ static struct acc *word_of(struct reader *r, const uint8_t *w, size_t n)
     } else {
         a = g_new0(struct acc, 1);
         a->runs = g_ptr_array_new_with_free_func((GDestroyNotify) g_array_unref);
+        a->dead = g_ptr_array_new_with_free_func((GDestroyNotify) g_array_unref);
         g_hash_table_insert(r->words, key, a);
     }
     return a;
@@ -147,8 +153,10 @@ static struct acc *word_of(struct reader *r, const uint8_t *w, size_t n)
 
 /* The entries of a doclist from pos to end on page p (szleaf its words' end): key varints (the
  * first absolute when absolute, then deltas), each followed by its position list's size (times two,
- * plus one for a deletion) and the list, which may go on over the next page. Returns false when they
- * do not fit. */
+ * plus one for a deletion) and the list, which may go on over the next page. An entry flagged as a
+ * deletion that has positions replaces the older segments' entries for its key (a row deleted and
+ * written again before FTS5 flushed), so it counts as held; one without positions only deletes (as
+ * FTS5's fts5MultiIterIsEmpty reads them). Returns false when they do not fit. */
 static bool read_entries(struct walk *w, const uint8_t *p, uint64_t pos, uint64_t end, uint64_t szleaf,
                          bool absolute)
 {
@@ -161,10 +169,12 @@ static bool read_entries(struct walk *w, const uint8_t *p, uint64_t pos, uint64_
             return false;
         w->rowid = absolute ? (int64_t) v : w->rowid + (int64_t) v;
         absolute = false;
-        if (w->word && (npos & 1))
+        if (w->word && npos == 1) {
             w->word->deleted = true;
-        else if (w->word)
+            g_array_append_val(w->dead, w->rowid);
+        } else if (w->word && npos > 1) {
             g_array_append_val(w->run, w->rowid);
+        }
         pos = (uint64_t) (at - p) + (npos >> 1);
         if (pos > end) {
             if (end != szleaf)
@@ -179,10 +189,12 @@ static bool read_entries(struct walk *w, const uint8_t *p, uint64_t pos, uint64_
 static void start_word(struct reader *r, struct walk *w, struct acc *word)
 {
     w->word = word;
-    w->run = NULL;
+    w->run = w->dead = NULL;
     if (word) {
         w->run = g_array_new(FALSE, FALSE, sizeof(int64_t));
+        w->dead = g_array_new(FALSE, FALSE, sizeof(int64_t));
         g_ptr_array_add(word->runs, w->run);
+        g_ptr_array_add(word->dead, w->dead);
     }
     (void) r;
 }
@@ -241,9 +253,10 @@ static bool read_page(struct reader *r, struct walk *w, int64_t segid, int64_t p
         memcpy(word + shared, at, len);
         nword = shared + len;
         at += len;
-        if (nword >= r->nlo && memcmp(word, r->lo, r->nlo) == 0) {
+        if (nword >= r->nlo && memcmp(word, r->lo, r->nlo) == 0 && (!r->exact || nword == r->nlo)) {
             start_word(r, w, word_of(r, word, nword));
-        } else if (memcmp(word, r->lo, MIN(nword, r->nlo)) > 0) {
+        } else if (memcmp(word, r->lo, MIN(nword, r->nlo)) > 0 || (r->exact && nword > r->nlo &&
+                                                                    memcmp(word, r->lo, r->nlo) == 0)) {
             more = false; /* past the range (a word before it, or a prefix of it, compares lower) */
             break;
         } else {
@@ -275,8 +288,61 @@ static void read_segment(struct reader *r, const struct segment *seg)
         pgno++;
 }
 
-/* A word's keys: its runs (one per segment, each sorted, disjoint without deletions) merged pairwise,
- * balanced. NULL when out of memory. */
+/* The keys of sorted run a that sorted run b does not hold. */
+static GArray *minus(const GArray *a, const GArray *b)
+{
+    GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(int64_t), a->len);
+    guint j = 0;
+
+    for (guint i = 0; i < a->len; i++) {
+        const int64_t k = g_array_index(a, int64_t, i);
+        while (j < b->len && g_array_index(b, int64_t, j) < k)
+            j++;
+        if (j == b->len || g_array_index(b, int64_t, j) != k)
+            g_array_append_val(out, k);
+    }
+    return out;
+}
+
+/* Sorted runs a and b as one (duplicates once). */
+static GArray *merged(const GArray *a, const GArray *b)
+{
+    GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(int64_t), a->len + b->len);
+    guint i = 0, j = 0;
+
+    while (i < a->len || j < b->len) {
+        const int64_t x = i < a->len ? g_array_index(a, int64_t, i) : INT64_MAX;
+        const int64_t y = j < b->len ? g_array_index(b, int64_t, j) : INT64_MAX;
+        const int64_t k = x <= y ? x : y;
+        if (i < a->len && x == k)
+            i++;
+        if (j < b->len && y == k)
+            j++;
+        g_array_append_val(out, k);
+    }
+    return out;
+}
+
+/* With deletions among a word's entries, what FTS5 finds: for each key, the entry of the newest
+ * segment that has one. Each segment's held keys lose those a newer segment has an entry for. */
+static void apply_deletions(struct acc *a)
+{
+    GArray *seen = g_array_new(FALSE, FALSE, sizeof(int64_t));
+
+    for (guint s = 0; s < a->runs->len; s++) {
+        GArray *held = a->runs->pdata[s], *dead = a->dead->pdata[s];
+        GArray *alive = minus(held, seen), *both = merged(held, dead), *wider = merged(seen, both);
+        g_array_unref(both);
+        g_array_unref(seen);
+        seen = wider;
+        a->runs->pdata[s] = alive;
+        g_array_unref(held);
+    }
+    g_array_unref(seen);
+}
+
+/* A word's keys: its runs (one per segment, each sorted, disjoint once deletions are applied) merged
+ * pairwise, balanced. NULL when out of memory. */
 static struct maildex__set *keys_of(void *ctx, GPtrArray *runs)
 {
     const size_t n = runs->len;
@@ -305,10 +371,10 @@ static int by_text(const void *a, const void *b)
     return strcmp(((const struct maildex__fts_word *) a)->text, ((const struct maildex__fts_word *) b)->text);
 }
 
-struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const char *prefix, size_t len,
-                                             size_t *n)
+static struct maildex__fts_word *read_words(void *ctx, maildex_db_t *db, const char *prefix, size_t len,
+                                            bool exact, size_t *n)
 {
-    struct reader r = {.db = db, .nlo = len + 1};
+    struct reader r = {.db = db, .nlo = len + 1, .exact = exact};
     uint8_t *lo = g_malloc(len + 1);
     struct maildex__fts_word *out = NULL;
     GArray *segs = NULL;
@@ -330,11 +396,13 @@ struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const 
         gpointer k, v;
         g_hash_table_iter_init(&it, r.words);
         while (g_hash_table_iter_next(&it, &k, &v)) {
-            const struct acc *a = v;
+            struct acc *a = v;
             out[*n].text = talloc_strdup(out, k);
             out[*n].bytes = a->bytes;
-            out[*n].keys = a->deleted ? NULL : keys_of(out, a->runs);
-            if (out[*n].text == NULL || (!a->deleted && out[*n].keys == NULL)) {
+            if (a->deleted)
+                apply_deletions(a);
+            out[*n].keys = keys_of(out, a->runs);
+            if (out[*n].text == NULL || out[*n].keys == NULL) {
                 talloc_free(out);
                 out = NULL;
                 break;
@@ -353,4 +421,24 @@ struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const 
     sqlite3_finalize(r.seek);
     g_free(lo);
     return out;
+}
+
+struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const char *prefix, size_t len,
+                                             size_t *n)
+{
+    return read_words(ctx, db, prefix, len, false, n);
+}
+
+struct maildex__set *maildex__fts_word_keys(void *ctx, maildex_db_t *db, const char *word, size_t len)
+{
+    size_t n;
+    struct maildex__fts_word *w = read_words(NULL, db, word, len, true, &n);
+    struct maildex__set *keys = NULL;
+
+    if (w && n == 0)
+        keys = maildex__set_of_ints(ctx, NULL, 0);
+    else if (w)
+        keys = talloc_steal(ctx, w[0].keys);
+    talloc_free(w);
+    return keys;
 }

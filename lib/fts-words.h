@@ -11,11 +11,11 @@
  * ext/fts5/fts5_index.c, which FTS5 keeps stable across versions (databases move between them).
  *
  * What it must not do: guess. Anything not laid out as expected (an unknown structure record, a page
- * that does not parse) makes it return NULL and the caller asks FTS5 for the prefix as before; a word
- * with a deletion among its entries comes without keys, and the caller asks FTS5 for that word. A
- * word listed may have no matches left; a word that has one is never missing. It reads the
- * committed index only: inside a write transaction FTS5 may hold words not yet on any page, so the
- * caller must not use it there. */
+ * that does not parse) makes it return NULL and the caller asks FTS5 for the prefix as before. A
+ * deletion (a message removed or its text rewritten, until FTS5 merges it away) is applied as FTS5
+ * applies it: for each key the newest segment's entry decides. A word listed may have no matches
+ * left; a word that has one is never missing. It reads the committed index only: inside a write
+ * transaction FTS5 may hold words not yet on any page, so the caller must not use it there. */
 #ifndef MAILDEX_FTS_WORDS_H
 #define MAILDEX_FTS_WORDS_H
 
@@ -28,9 +28,7 @@
 struct maildex__fts_word {
     const char *text; /* NUL-terminated (words hold no NUL) */
     int64_t bytes;    /* how many bytes its doclists take, over every segment: a weight */
-    /* Its keys in any column, read from its doclists on the pages: what FTS5 finds for the word.
-     * NULL when an entry of it is a deletion (which cancels an older segment's entry, or its own
-     * document's old text: FTS5 must say which remain). */
+    /* Its keys in any column, read from its doclists on the pages: what FTS5 finds for the word. */
     struct maildex__set *keys;
 };
 
@@ -39,5 +37,10 @@ struct maildex__fts_word {
  * an empty array when no word starts so. */
 struct maildex__fts_word *maildex__fts_words(void *ctx, maildex_db_t *db, const char *prefix, size_t len,
                                              size_t *n);
+
+/* The keys of one index token (a word as the tokenizer emits it: folded, or a stem with its marker;
+ * len bytes), in any column, on ctx: an empty set when no document holds it. NULL when the index
+ * cannot be read this way. */
+struct maildex__set *maildex__fts_word_keys(void *ctx, maildex_db_t *db, const char *word, size_t len);
 
 #endif

@@ -418,6 +418,21 @@ static const struct maildex__set *prefix_set(struct maildex__planner *p, const s
     return set == NO_PREFIX_SET ? NULL : set;
 }
 
+const struct maildex__set *maildex__fts_word_set(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const struct maildex__set *set;
+    bool prefix;
+
+    if (!p->opts->every_match || n->kind != MAILDEX__Q_TERM || !is_fts_term(n) ||
+        (n->flags & MAILDEX__QFLAG_WILDCARD) || fts_column(n->field) != NULL || p->st != MAILDEX_STATUS_OK)
+        return NULL;
+    if ((set = g_hash_table_lookup(p->key_sets, n)) == NULL) {
+        set = maildex__fts_term_keys(p->ctx, p->db, maildex__fts_expression(p, n, &prefix));
+        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : NO_PREFIX_SET));
+    }
+    return set == NO_PREFIX_SET ? NULL : set;
+}
+
 bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     return n->kind == MAILDEX__Q_TERM && is_fts_term(n) && prefix_set(p, n) != NULL;

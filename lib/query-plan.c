@@ -105,7 +105,7 @@ static const char *probe_children(struct maildex__planner *p, const struct maild
 /* The threads that hold a message matching n (thread:{n}), found once per query: the stream of n's
  * own plan, read whole. */
 static const struct maildex__set *thread_set(struct maildex__planner *p, const struct maildex__qnode *n);
-static bool too_long(const struct maildex__qnode *n);
+static bool too_long(struct maildex__planner *p, const struct maildex__qnode *n);
 static const char *key_set_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a);
 static bool key_set_drive(struct maildex__planner *p, const struct maildex__qnode *n,
                           struct maildex__drive *d);
@@ -143,7 +143,7 @@ static const char *probe(struct maildex__planner *p, const struct maildex__qnode
         }
         if (maildex__or_ops(n))
             return maildex__or_ops(n)->probe(p, n, a);
-        if (too_long(n))
+        if (too_long(p, n))
             return key_set_probe(p, n, a);
         return probe_children(p, n, a, " OR ");
     case MAILDEX__Q_XOR:
@@ -151,7 +151,7 @@ static const char *probe(struct maildex__planner *p, const struct maildex__qnode
             const char *m = maildex__fts_expression(p, n, &prefix);
             return maildex__fts_probe(p, m, prefix, a);
         }
-        if (too_long(n))
+        if (too_long(p, n))
             return key_set_probe(p, n, a);
         return probe_xor(p, n->children, n->nchildren, SIZE_MAX, a);
     }
@@ -454,9 +454,9 @@ static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, st
     case MAILDEX__Q_AND:
         return drive_and(p, n, d);
     case MAILDEX__Q_OR:
-        return too_long(n) ? key_set_drive(p, n, d) : drive_or(p, n, d);
+        return too_long(p, n) ? key_set_drive(p, n, d) : drive_or(p, n, d);
     case MAILDEX__Q_XOR:
-        return too_long(n) ? key_set_drive(p, n, d) : drive_xor(p, n, d);
+        return too_long(p, n) ? key_set_drive(p, n, d) : drive_xor(p, n, d);
     case MAILDEX__Q_THREAD:
         return drive_thread(p, n, d);
     case MAILDEX__Q_SAME:
@@ -538,11 +538,25 @@ static const struct maildex__set *thread_set(struct maildex__planner *p, const s
     return set;
 }
 
+/* Whether every child of n is a word whose matches the pages give (maildex__fts_word_set), reading
+ * them now. */
+static bool words_from_pages(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (maildex__fts_word_set(p, n->children[i]) == NULL)
+            return false;
+    return n->nchildren > 0;
+}
+
 /* Whether n is an OR or XOR too long to drive as a union or to probe part by part on every message
  * (three thousand `(tag:x and word)` would cost three thousand probes per message), or an XOR whose
- * parts are cheaper read once each than streamed and probed. */
-static bool too_long(const struct maildex__qnode *n)
+ * parts are cheaper read once each than streamed and probed: with a prefix, or, when every match is
+ * read anyway, of words the pages give (FTS5 would walk each word's positions once per time its
+ * expression names it: `the xor to` names each twice). */
+static bool too_long(struct maildex__planner *p, const struct maildex__qnode *n)
 {
+    if (n->kind == MAILDEX__Q_XOR && words_from_pages(p, n))
+        return true;
     if ((n->kind != MAILDEX__Q_OR && n->kind != MAILDEX__Q_XOR) || maildex__fts_able(n) ||
         maildex__or_ops(n) != NULL)
         return false;
@@ -570,6 +584,12 @@ static void read_parts(struct maildex__planner *p, const struct maildex__qnode *
         return;
     }
     for (size_t i = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
+        const struct maildex__set *words = maildex__fts_word_set(p, n->children[i]);
+        if (words) { /* a copy: the merge below frees its parts, the planner keeps this one */
+            if ((parts[i] = maildex__set_union(p->ctx, (struct maildex__set *const *) &words, 1)) == NULL)
+                p->st = MAILDEX_STATUS_NO_MEMORY;
+            continue;
+        }
         streams[i] = maildex__plan_stream(p, n->children[i]);
         if (streams[i] && maildex__fts_has_prefix(n->children[i]) &&
             !maildex__fts_prefix_read(p, n->children[i]) && ncostly++ > 0) {
@@ -589,7 +609,8 @@ static void read_parts(struct maildex__planner *p, const struct maildex__qnode *
             j++;
             continue;
         }
-        parts[i] = maildex__plan_read_keys(p, streams[i]);
+        if (parts[i] == NULL)
+            parts[i] = maildex__plan_read_keys(p, streams[i]);
     }
     if (side == NULL)
         return;

@@ -40,6 +40,9 @@ struct maildex__plan_options {
     int64_t now;                     /* the "now" of relative dates; 0 means time(NULL) */
     bool bare_errors;                /* errors are the message alone, as notmuch's sexp parser gives
                                       * them (no "syntax error at position N:") */
+    bool every_match;                /* the caller reads every match (no limit: a count, a tag): a
+                                      * part's matches may be read whole at once, which a limit's
+                                      * early stop would not repay */
 };
 
 /* What drives a plan's stream (for tests, debugging and the thread iterator's choices). */

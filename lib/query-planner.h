@@ -178,6 +178,10 @@ bool maildex__fts_has_prefix(const struct maildex__qnode *n);
  * reading them now: it is then a part of its own in an AND, not a piece of the AND's FTS5
  * expression, where FTS5 would merge its words' positions. */
 bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n);
+/* A free-text word's matches read from the index's pages (fts-prefix.h) once per query, when the
+ * query's every match is read anyway (opts->every_match); NULL for anything else, or when FTS5 must
+ * answer it. */
+const struct maildex__set *maildex__fts_word_set(struct maildex__planner *p, const struct maildex__qnode *n);
 /* Whether n is a lone prefix whose keys the planner has already read (fts-prefix.h), so that
  * streaming it costs no more than any set. */
 bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n);

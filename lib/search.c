@@ -125,6 +125,7 @@ maildex_status_t maildex_query_create(maildex_db_t *db, const char *text,
     plan_opts.exclude_tags = opts->exclude_tags;
     plan_opts.now = opts->now;
     plan_opts.bare_errors = opts->syntax == MAILDEX_QUERY_SEXP;
+    plan_opts.every_match = opts->limit < 0;
     st = maildex__plan_build(q, db, root, &plan_opts, &q->plan);
 done:
     talloc_free(root);
