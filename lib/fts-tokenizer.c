@@ -16,9 +16,9 @@
  * that failed -- is tokenized here as before, so a replay can never index tokens the text would not
  * give. */
 #include "fts-tokenizer.h"
+#include "stemmer.h"
 
 #include <glib.h>
-#include <libstemmer.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -67,7 +67,7 @@ struct fts_tokenizer {
     struct maildex__fts_shared *shared;
     fts5_tokenizer inner_methods;
     Fts5Tokenizer *inner;
-    struct sb_stemmer *stemmer;
+    struct maildex__stemmer *stemmer; /* made on the first word to stem (stemmer.h says why) */
     struct stem_slot *cache; /* allocated on first use; NULL if that failed */
     int cache_failed;
 };
@@ -123,7 +123,7 @@ static struct stem_slot *cache_slot(struct fts_tokenizer *tok, const char *t, in
 static int effective_stem(struct fts_tokenizer *tok, const char *t, int n, const char **stem, int *nstem)
 {
     struct stem_slot *slot;
-    const sb_symbol *s;
+    const char *s;
     int ns;
 
     *stem = t;
@@ -133,17 +133,18 @@ static int effective_stem(struct fts_tokenizer *tok, const char *t, int n, const
     slot = cache_slot(tok, t, n);
     if (slot && slot->ntok == n && memcmp(slot->tok, t, (size_t) n) == 0)
         goto found;
-    s = sb_stemmer_stem(tok->stemmer, (const sb_symbol *) t, n);
+    if (!tok->stemmer && (tok->stemmer = maildex__stemmer_new()) == NULL)
+        return SQLITE_ERROR;
+    s = maildex__stemmer_stem(tok->stemmer, t, n, &ns);
     if (!s)
         return SQLITE_NOMEM;
-    ns = sb_stemmer_length(tok->stemmer);
     /* English stems never grow, but the buffers must not depend on it. */
     if (ns <= 0 || ns > MAILDEX_FTS_MAX_STEM_BYTES) {
-        s = (const sb_symbol *) t;
+        s = t;
         ns = n;
     }
     if (!slot) {
-        *stem = (const char *) s;
+        *stem = s;
         *nstem = ns;
         return SQLITE_OK;
     }
@@ -331,8 +332,7 @@ static int fts_tokenizer_destructor(struct fts_tokenizer *tok)
 {
     if (tok->inner)
         tok->inner_methods.xDelete(tok->inner);
-    if (tok->stemmer)
-        sb_stemmer_delete(tok->stemmer);
+    maildex__stemmer_free(tok->stemmer);
     return 0;
 }
 
@@ -372,9 +372,6 @@ static int make_instance(struct maildex__fts_shared *sh, const char **argv, int 
     if (!tok)
         goto done;
     talloc_set_destructor(tok, fts_tokenizer_destructor);
-    tok->stemmer = sb_stemmer_new("english", "UTF_8");
-    if (!tok->stemmer)
-        goto done;
     tok->inner_methods = sh->unicode61;
     rc = SQLITE_ERROR;
     args = inner_args(tok, argv, argc, &nargs);

@@ -13,6 +13,8 @@ test_require python3
 test_require script
 
 SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+# the program linked to the shared libsqlite3, whose sqlite3_step the shim can interpose on
+SHIM_PATH=$MAILDEX_BUILDDIR/test/shared-sqlite:$PATH
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 DB=$MAIL_DIR/.maildex/maildex.db
@@ -51,7 +53,7 @@ fi
 # transaction; returns once it is inside the first (its pid is in "-writer"). Sets stalled to its
 # pid.
 stalled() {
-    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 maildex tag "$@" 2> "$TMP_DIRECTORY/stalled-err" &
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_STALL_IN_WRITE=2000 maildex tag "$@" 2> "$TMP_DIRECTORY/stalled-err" &
     stalled=$!
     until [ "$(cat "$DB-writer" 2>/dev/null)" = "$stalled" ] || ! kill -0 $stalled 2>/dev/null; do
         sleep 0.02
@@ -99,7 +101,7 @@ test_expect_equal "$unflagged|$(maildex new 2>&1)" "0|No new mail."
 # commit) while new scans: new lists the folder and the file as new, then, once insert committed,
 # must take both as the ones insert indexed.
 printf 'From: a@example.org\nTo: b@example.org\nSubject: race\nMessage-Id: <race@x>\n\nbody\n' > "$TMP_DIRECTORY/race"
-env LD_PRELOAD="$SHIM" MAILDEX_STALL_AT_COMMIT=3000 maildex insert --create-folder --folder=Race +raced \
+env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_STALL_AT_COMMIT=3000 maildex insert --create-folder --folder=Race +raced \
     < "$TMP_DIRECTORY/race" 2> "$TMP_DIRECTORY/insert-err" &
 inserter=$!
 until [ -n "$(ls "$MAIL_DIR/Race/new" 2> /dev/null)" ] || ! kill -0 $inserter 2> /dev/null; do sleep 0.02; done

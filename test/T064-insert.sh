@@ -13,6 +13,8 @@ mkdir -p "$MAIL_DIR/cur" "$MAIL_DIR/new" "$MAIL_DIR/tmp" "$MAIL_DIR/Drafts/cur" 
     "$MAIL_DIR/Drafts/tmp"
 maildex new > /dev/null
 SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+# the program linked to the shared libsqlite3, whose sqlite3_step the shim can interpose on
+SHIM_PATH=$MAILDEX_BUILDDIR/test/shared-sqlite:$PATH
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
@@ -202,12 +204,12 @@ if [ -f "$SHIM" ]; then
     test_begin_subtest "the database cannot take it (busy past the wait): exit 75, nothing left"
     before=$(all_files)
     msg
-    env LD_PRELOAD="$SHIM" MAILDEX_BUSY_AT_BEGIN=1 maildex insert < "$TMP_DIRECTORY/msg" > "$TMP_DIRECTORY/out" 2>&1
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_BUSY_AT_BEGIN=1 maildex insert < "$TMP_DIRECTORY/msg" > "$TMP_DIRECTORY/out" 2>&1
     test_expect_equal "$?|$(sed 's/(waited [0-9]* s)/(waited N s)/' "$TMP_DIRECTORY/out")|$([ "$(all_files)" = "$before" ] && echo untouched)" \
         "75|maildex insert: cannot start a write transaction: database '$MAIL_DIR/.maildex/maildex.db' is locked by another writer (waited N s)|untouched"
 
     test_begin_subtest "... with --keep: exit 0, the message in new/ for the next new, which indexes it"
-    env LD_PRELOAD="$SHIM" MAILDEX_BUSY_AT_BEGIN=1 maildex insert --keep +lost-tag < "$TMP_DIRECTORY/msg" 2> /dev/null
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_BUSY_AT_BEGIN=1 maildex insert --keep +lost-tag < "$TMP_DIRECTORY/msg" 2> /dev/null
     rc=$?
     kept=$(find "$MAIL_DIR/new" -newer "$TMP_DIRECTORY/msg" -type f | wc -l)
     maildex new > /dev/null 2>&1
@@ -215,7 +217,7 @@ if [ -f "$SHIM" ]; then
 
     test_begin_subtest "killed before its commit: the file is there and the next new indexes it with its flags"
     msg
-    env LD_PRELOAD="$SHIM" MAILDEX_KILL_AT_COMMIT=1 maildex insert +flagged < "$TMP_DIRECTORY/msg" 2> /dev/null
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_KILL_AT_COMMIT=1 maildex insert +flagged < "$TMP_DIRECTORY/msg" 2> /dev/null
     rc=$?
     maildex new > /dev/null 2>&1
     test_expect_equal "$rc|$(file_of $id | rel)|$(tags_of $id)|$(leftovers)" "137|cur/UNIQUE:2,F|flagged inbox unread|"

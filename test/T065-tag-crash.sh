@@ -9,6 +9,8 @@
 test_require sqlite3
 
 SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+# the program linked to the shared libsqlite3, whose sqlite3_step the shim can interpose on
+SHIM_PATH=$MAILDEX_BUILDDIR/test/shared-sqlite:$PATH
 if [ ! -f "$SHIM" ]; then
     echo "1..0 # SKIP $SHIM is built by 'make check'"
     exit 0
@@ -55,7 +57,7 @@ reference() {
 # intact right after the kill).
 killed() {
     rm -rf "$MAIL_DIR" && cp -a "$PRISTINE" "$MAIL_DIR"
-    env LD_PRELOAD="$SHIM" "$1" maildex tag $CHANGE -- '*' > /dev/null 2>&1
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" "$1" maildex tag $CHANGE -- '*' > /dev/null 2>&1
     killed_rc=$?
     if [ "$(maildex count '*' 2>&1)" = 6 ] && [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ]; then
         readable=ok
@@ -99,7 +101,7 @@ check "after every rename, before their rows are committed" MAILDEX_KILL_AFTER_R
 
 # The repair killed too: what the first run left, the second finishes.
 killed MAILDEX_KILL_AFTER_RENAME=2
-env LD_PRELOAD="$SHIM" MAILDEX_KILL_AFTER_RENAME=2 maildex tag +after -- id:nobody@x > /dev/null 2>&1
+env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_KILL_AFTER_RENAME=2 maildex tag +after -- id:nobody@x > /dev/null 2>&1
 second_rc=$?
 test_begin_subtest "a repair killed in its turn: both kills landed, the third run finishes"
 maildex tag +after -- id:nobody@x

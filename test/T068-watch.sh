@@ -220,10 +220,12 @@ test_expect_equal "$failed:$watch_status:$(maildex count subject:cron):$(same_as
 
 test_begin_subtest "a round that waits for another writer says so in the log, then indexes"
 SHIM=$MAILDEX_BUILDDIR/test/.libs/fault-shim.so
+# the program linked to the shared libsqlite3, whose sqlite3_step the shim can interpose on
+SHIM_PATH=$MAILDEX_BUILDDIR/test/shared-sqlite:$PATH
 if [ -f "$SHIM" ]; then
     start_watch
     # The shim is preloaded before ASan's runtime in a sanitizer build, which ASan must be told to allow.
-    env LD_PRELOAD="$SHIM" MAILDEX_STALL_IN_WRITE=2000 \
+    env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_STALL_IN_WRITE=2000 \
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         maildex tag +stalled -- id:existing-1@x &
     tagger=$!
