@@ -21,6 +21,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
 
@@ -107,7 +108,10 @@ static struct stem_slot *cache_slot(struct fts_tokenizer *tok, const char *t, in
     uint32_t h = 2166136261u; /* FNV-1a */
 
     if (!tok->cache && !tok->cache_failed) {
-        tok->cache = talloc_zero_array(tok, struct stem_slot, STEM_CACHE_SLOTS);
+        /* calloc, not talloc_zero: a block this large comes as fresh zero pages that are touched
+         * (faulted in) one by one as words land in them, where a memset would fault in all 130 of
+         * them for a query that stems one word (0.3 ms). */
+        tok->cache = calloc(STEM_CACHE_SLOTS, sizeof *tok->cache);
         tok->cache_failed = !tok->cache; /* run uncached rather than fail */
     }
     if (!tok->cache)
@@ -333,6 +337,7 @@ static int fts_tokenizer_destructor(struct fts_tokenizer *tok)
     if (tok->inner)
         tok->inner_methods.xDelete(tok->inner);
     maildex__stemmer_free(tok->stemmer);
+    free(tok->cache);
     return 0;
 }
 
