@@ -35,16 +35,15 @@
  * writer for two fsyncs and copies pages a later batch may rewrite; at 8,192 (32 MB of WAL) a first
  * index of 10k messages checkpoints once instead of a dozen times, and the WAL stays bounded. */
 #define INDEX_WAL_AUTOCHECKPOINT 8192
-/* A run that adds more files than one transaction holds (a first index, a large import) lets dirty
- * pages spill past the 16 MB cache (4,000 pages) instead of at db.c's 8,000 (31 MB), which small
- * passes need (a sync pass over a 100k store dirties ~4,500 pages, and spilling them wrote pages
- * twice). For a bulk index every batch dirties more pages than either limit, so the higher one only
- * held memory: first index of 100k files, 58 -> 42 MB peak RSS and 27 s either way; of 1M, 76 ->
- * 62 MB. */
-#define BULK_FILES BATCH_FILES
-#define BULK_CACHE_SPILL "PRAGMA cache_spill=4000"
-#define DEFAULT_CACHE_SPILL "PRAGMA cache_spill=8000" /* db.c's */
 #define BATCH_FILES 2000   /* files per transaction */
+/* A run that adds more files than one transaction holds (a first index, a large import) lets dirty
+ * pages spill at the 16 MB cache (4,000 pages) instead of at db.c's 8,000 (31 MB), which small
+ * passes need (a sync pass over a 100k store dirties ~4,500 pages, and spilling them wrote pages
+ * twice). Every batch of a bulk index dirties more pages than either limit, so the higher one only
+ * held memory: first index of 100k files, 58 -> 41 MB peak RSS at the same speed; of 1M, 76 MB
+ * before, 63 and 75 MB in two runs after (doc/performance.md). */
+#define BULK_FILES BATCH_FILES
+#define BULK_CACHE_SPILL 4000
 
 struct job {
     struct run *run;
@@ -531,6 +530,20 @@ static void tell_changed_threads(struct run *r)
     g_hash_table_destroy(changed);
 }
 
+/* Sets the connection's cache_spill to pages; returns what it was, or -1 when it cannot be read
+ * (then nothing is changed). */
+static int64_t set_cache_spill(maildex_db_t *db, int64_t pages)
+{
+    int64_t was = -1;
+    char sql[48];
+
+    if (maildex__pragma_int(db->sql, "PRAGMA cache_spill", &was) != SQLITE_OK)
+        return -1;
+    snprintf(sql, sizeof sql, "PRAGMA cache_spill=%" PRId64, pages);
+    sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+    return was;
+}
+
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats)
 {
@@ -541,6 +554,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     struct maildex__writer_lock *lock = NULL;
     GPtrArray *order;
     sqlite3_int64 changes_before;
+    int64_t spill = -1; /* the cache_spill to put back, when a bulk run changed it */
 
     if (stats == NULL)
         stats = &local_stats;
@@ -592,7 +606,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     changes_before = sqlite3_total_changes64(db->sql);
     sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
     if (r.scan->files_found > BULK_FILES)
-        sqlite3_exec(db->sql, BULK_CACHE_SPILL, NULL, NULL, NULL);
+        spill = set_cache_spill(db, BULK_CACHE_SPILL);
     order = processing_order(r.scan->dirs);
     r.st = maildex__begin(db);
     if (r.st == MAILDEX_STATUS_OK)
@@ -613,8 +627,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (r.st == MAILDEX_STATUS_OK && sqlite3_total_changes64(db->sql) != changes_before)
         maildex__checkpoint(db);
     sqlite3_wal_autocheckpoint(db->sql, 1000); /* SQLite's default again */
-    if (r.scan->files_found > BULK_FILES)
-        sqlite3_exec(db->sql, DEFAULT_CACHE_SPILL, NULL, NULL, NULL);
+    if (spill >= 0)
+        set_cache_spill(db, spill);
     if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
         r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                               "interrupted: what was indexed so far is saved");

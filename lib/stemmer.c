@@ -7,15 +7,18 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#ifdef MAILDEX_STEMMER_SONAME
-#include <dlfcn.h>
-
-static struct {
+/* The four functions of libstemmer's API that maildex calls. */
+struct api {
     struct sb_stemmer *(*create)(const char *, const char *);
     void (*destroy)(struct sb_stemmer *);
     const sb_symbol *(*stem)(struct sb_stemmer *, const sb_symbol *, int);
     int (*length)(struct sb_stemmer *);
-} api;
+};
+
+#ifdef MAILDEX_STEMMER_SONAME
+#include <dlfcn.h>
+
+static struct api api;
 
 static gpointer load(gpointer unused)
 {
@@ -44,12 +47,7 @@ static bool loaded(void)
     return api.create != NULL;
 }
 #else
-static const struct {
-    struct sb_stemmer *(*create)(const char *, const char *);
-    void (*destroy)(struct sb_stemmer *);
-    const sb_symbol *(*stem)(struct sb_stemmer *, const sb_symbol *, int);
-    int (*length)(struct sb_stemmer *);
-} api = {sb_stemmer_new, sb_stemmer_delete, sb_stemmer_stem, sb_stemmer_length};
+static const struct api api = {sb_stemmer_new, sb_stemmer_delete, sb_stemmer_stem, sb_stemmer_length};
 
 static bool loaded(void)
 {

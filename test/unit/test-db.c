@@ -584,13 +584,77 @@ TEST(close_reports_a_connection_that_would_not_close)
     sqlite3_finalize(stray);
 }
 
+/* What the writer's connection lets dirty pages reach before spilling, read while a run indexes. */
+struct spill_seen {
+    maildex_db_t *db;
+    int64_t during;
+};
+
+static void note_spill(void *data, const maildex_index_stats_t *stats, uint64_t done, uint64_t total,
+                       const char *path)
+{
+    struct spill_seen *seen = data;
+
+    (void) stats, (void) done, (void) total, (void) path;
+    if (seen->during < 0)
+        ASSERT_EQ(maildex__pragma_int(seen->db->sql, "PRAGMA cache_spill", &seen->during), SQLITE_OK);
+}
+
+/* Runs maildex_index on db and returns the cache_spill seen when its first file was done. */
+static int64_t spill_while_indexing(maildex_db_t *db)
+{
+    struct spill_seen seen = {db, -1};
+    maildex_index_options_t opts = {.progress = note_spill, .data = &seen};
+
+    ASSERT_EQ(maildex_index(db, &opts, NULL), MAILDEX_STATUS_OK);
+    return seen.during;
+}
+
+/* A bulk index (more new files than one transaction holds) spills dirty pages at the cache's size:
+ * every batch dirties more pages than either limit, and the higher one only held memory (1M first
+ * index: 76 MB peak before). A small run keeps the higher limit, and a bulk run puts it back. */
+TEST(a_bulk_index_spills_dirty_pages_at_the_cache_size)
+{
+    const char *dir = test_scratch_dir("bulk-spill");
+    char mail[4200], path[4300];
+    maildex_db_t *db = NULL;
+    int64_t after = 0;
+
+    snprintf(mail, sizeof mail, "%s/mail", dir);
+    ASSERT(mkdir(mail, 0700) == 0);
+    snprintf(path, sizeof path, "%s/cur", mail);
+    ASSERT(mkdir(path, 0700) == 0);
+    for (int i = 0; i < 2001; i++) {
+        FILE *f;
+        snprintf(path, sizeof path, "%s/cur/%d:2,S", mail, i);
+        ASSERT((f = fopen(path, "w")) != NULL);
+        fprintf(f, "From: a@example.org\nSubject: m%d\nMessage-ID: <m%d@x>\n\nbody %d\n", i, i, i);
+        ASSERT(fclose(f) == 0);
+    }
+    snprintf(path, sizeof path, "%s/maildex.db", dir);
+    ASSERT_EQ(maildex_db_open(path, mail, MAILDEX_DB_CREATE, &db, NULL), MAILDEX_STATUS_OK);
+    ASSERT_EQ(spill_while_indexing(db), 4000);
+    ASSERT_EQ(maildex__pragma_int(db->sql, "PRAGMA cache_spill", &after), SQLITE_OK);
+    ASSERT_EQ(after, 8000);
+    snprintf(path, sizeof path, "%s/cur/new:2,S", mail);
+    {
+        FILE *f = fopen(path, "w");
+        ASSERT(f != NULL);
+        fprintf(f, "From: a@example.org\nSubject: one more\nMessage-ID: <more@x>\n\nbody\n");
+        ASSERT(fclose(f) == 0);
+    }
+    sleep(1); /* the directory's mtime must move past the one recorded */
+    ASSERT_EQ(spill_while_indexing(db), 8000);
+    maildex_db_close(db);
+}
+
 TEST(close_accepts_null)
 {
     ASSERT_EQ(maildex_db_close(NULL), MAILDEX_STATUS_OK);
     ASSERT_STR_EQ(maildex_db_errmsg(NULL), "");
 }
 
-TEST_MAIN(TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_private_and_wal)
+TEST_MAIN(TEST_ENTRY(a_bulk_index_spills_dirty_pages_at_the_cache_size) TEST_ENTRY(create_applies_every_migration) TEST_ENTRY(created_file_is_private_and_wal)
               TEST_ENTRY(open_missing_without_create_fails_cleanly)
                   TEST_ENTRY(reopen_keeps_uuid_and_data)
                       TEST_ENTRY(newer_schema_is_refused_untouched)

@@ -464,6 +464,58 @@ static bool same_keys(const struct maildex__set *a, const struct maildex__set *b
     return true;
 }
 
+/* The driver of text's plan, with or without every match read. */
+static enum maildex__driver driver_of(maildex_db_t *db, const char *text, bool every_match)
+{
+    void *ctx = talloc_new(NULL);
+    struct maildex__plan_options opts = {.exclude = MAILDEX__EXCLUDE_FALSE, .now = NOW,
+                                         .every_match = every_match};
+    struct maildex__qnode *root;
+    struct maildex__plan *plan;
+    enum maildex__driver d;
+
+    ASSERT_EQ(maildex__query_parse(ctx, text, NULL, &root, NULL), MAILDEX__QUERY_OK);
+    ASSERT_EQ(maildex__plan_build(ctx, db, root, &opts, &plan), MAILDEX_STATUS_OK);
+    d = plan->driver;
+    talloc_free(ctx);
+    return d;
+}
+
+/* An XOR of words whose every match is read (a count, a search without a limit) takes each word's
+ * keys from the index's pages once and merges them: one FTS5 expression would walk each word's
+ * positions once per time it names it (`(a NOT b) OR (b NOT a)`). With a limit, FTS5 streams it and
+ * stops early. Either way the same messages as the XOR written out. */
+TEST(xor_of_words_reads_each_word_once_when_every_match_is_read)
+{
+    static const char *const xors[][2] = {
+        {"wlo xor wsa", "(wlo or wsa) and not (wlo and wsa)"},
+        {"wlo xor wsa xor wre", "(wlo and not wsa and not wre) or (wsa and not wlo and not wre) or "
+                                "(wre and not wlo and not wsa) or (wlo and wsa and wre)"},
+        {"wlo xor nosuchword", "wlo"},
+    };
+    maildex_db_t *db = fixture_big_store(10000);
+
+    for (size_t i = 0; i < G_N_ELEMENTS(xors); i++) {
+        struct work w;
+        GHashTable *x = keys_of(db, xors[i][0], &w), *e = keys_of(db, xors[i][1], &w);
+        GHashTableIter it;
+        gpointer k;
+        ASSERT_EQ(driver_of(db, xors[i][0], true), MAILDEX__DRIVER_UNION); /* the merged key set */
+        ASSERT_EQ(driver_of(db, xors[i][0], false), MAILDEX__DRIVER_FTS);
+        printf("# %-22s %u keys\n", xors[i][0], g_hash_table_size(x));
+        ASSERT(g_hash_table_size(x) > 0);
+        ASSERT_EQ(g_hash_table_size(x), g_hash_table_size(e));
+        g_hash_table_iter_init(&it, x);
+        while (g_hash_table_iter_next(&it, &k, NULL))
+            ASSERT(g_hash_table_contains(e, k));
+        g_hash_table_destroy(x);
+        g_hash_table_destroy(e);
+    }
+    /* a phrase has no one token's keys: the XOR stays FTS5's */
+    ASSERT_EQ(driver_of(db, "\"wlo wsa\" xor wre", true), MAILDEX__DRIVER_FTS);
+    maildex_db_close(db);
+}
+
 /* A lone prefix is read word by word (lib/fts-prefix.c) from the words its segment pages list
  * (lib/fts-words.c): every word the word list (fts5vocab) has, and exactly the keys FTS5's own prefix
  * finds: in every column from the pages' doclists, in one through FTS5 as exact terms, half of a
@@ -943,6 +995,6 @@ TEST_MAIN(TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does
                   TEST_ENTRY(counts_of_a_tag_or_everything_are_stored)
                       TEST_ENTRY(hard_queries_cost_the_sum_of_their_parts)
                           TEST_ENTRY(xor_of_prefixes_reads_a_part_on_the_side)
-                              TEST_ENTRY(prefixes_read_from_the_pages_as_fts5_reads_them) TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
+                              TEST_ENTRY(xor_of_words_reads_each_word_once_when_every_match_is_read) TEST_ENTRY(prefixes_read_from_the_pages_as_fts5_reads_them) TEST_ENTRY(random_combinations_cost_the_sum_of_their_parts)
                               TEST_ENTRY(long_queries_stay_linear)
                                   TEST_ENTRY(sexp_queries_plan_as_their_infix_equals))
