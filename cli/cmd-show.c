@@ -28,6 +28,12 @@ static int show_one(struct show_run *r, maildex_message_t *m, int indent)
     return rc;
 }
 
+/* Whether show_messages prints m, or null in its place. */
+static bool printed(const struct show_run *r, maildex_message_t *m)
+{
+    return (maildex_message_matched(m) && (!maildex_message_excluded(m) || !r->omit_excluded)) || r->entire_thread;
+}
+
 /* notmuch's show_messages: each message, or null where a non-matching one is left out, then its
  * replies one level deeper (when it was printed). */
 static void show_messages(struct show_run *r, maildex_message_t *const *list, int indent)
@@ -39,8 +45,7 @@ static void show_messages(struct show_run *r, maildex_message_t *const *list, in
         maildex_message_t *m = *list;
         int next = indent;
         sp->begin_list(sp);
-        if ((maildex_message_matched(m) && (!maildex_message_excluded(m) || !r->omit_excluded)) ||
-            r->entire_thread) {
+        if (printed(r, m)) {
             show_one(r, m, indent);
             next = indent + 1;
         } else {
@@ -50,6 +55,36 @@ static void show_messages(struct show_run *r, maildex_message_t *const *list, in
         sp->end(sp);
     }
     sp->end(sp);
+}
+
+/* The messages show_messages will print, in its order (depth first), appended to order. */
+static void printing_order(const struct show_run *r, maildex_message_t *const *list, GPtrArray *order)
+{
+    for (; *list; list++) {
+        if (printed(r, *list))
+            g_ptr_array_add(order, *list);
+        printing_order(r, maildex_message_replies(*list), order);
+    }
+}
+
+/* A thread's messages are parsed a few ahead on the second core while this one prints (maildex.h,
+ * maildex_parts_prefetch_start); raw and mbox print single messages' bytes and parse nothing. A
+ * read-ahead that cannot start leaves each message to be parsed as it is printed, which reports the
+ * same failure where notmuch reports it. */
+static void show_thread(struct show_run *r, maildex_message_t *const *top)
+{
+    maildex_parts_prefetch_t *ahead = NULL;
+
+    if (r->print == show_structured_message || r->print == show_text_message) {
+        GPtrArray *order = g_ptr_array_new();
+        printing_order(r, top, order);
+        if (maildex_parts_prefetch_start((maildex_message_t *const *) order->pdata, order->len, r->s.duplicate,
+                                         &r->s.popts, &ahead) != MAILDEX_STATUS_OK)
+            ahead = NULL;
+        g_ptr_array_free(order, TRUE);
+    }
+    show_messages(r, top, 0);
+    maildex_parts_prefetch_free(ahead);
 }
 
 static maildex_status_t show_threads(struct show_run *r, maildex_query_t *q)
@@ -62,7 +97,7 @@ static maildex_status_t show_threads(struct show_run *r, maildex_query_t *q)
     r->s.sp->begin_list(r->s.sp);
     while (st == MAILDEX_STATUS_OK && (st = maildex_threads_next(it, &t)) == MAILDEX_STATUS_OK && t)
         if ((st = maildex_thread_toplevel_messages(t, &top)) == MAILDEX_STATUS_OK)
-            show_messages(r, top, 0);
+            show_thread(r, top);
     r->s.sp->end(r->s.sp);
     return st;
 }

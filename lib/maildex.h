@@ -851,6 +851,33 @@ typedef struct {
 maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate,
                                        const maildex_parts_options_t *opts, maildex_part_t **out);
 
+/* Starts loading the message parser on another thread, for a program about to read messages: the
+ * command line loads it as a module (gmime and its libraries, ~2 ms) on the first parse, and this
+ * lets the load overlap the program's queries. Does nothing where the parser is linked in (the shared
+ * library), or after the first call. The process waits for the load to end before it exits. */
+void maildex_parser_preload(void);
+
+/* Reading ahead: parses the files of the messages list[0..n) (of one query) on another core, a few
+ * messages ahead of the caller, who then asks for each in list order with maildex_message_parts and
+ * the same duplicate and opts (the same pointer, or NULL for both). A message already parsed is
+ * handed over; one the other core has not reached is parsed by the caller as usual. The trees, the
+ * statuses and the error messages are the same as without it; what changes is that the parse of the
+ * next message overlaps the printing of this one (show of a thread: notmuch.el's whole-thread view).
+ * Nothing is read ahead (*out NULL, MAILDEX_STATUS_OK) for fewer than two messages, on one core, or
+ * while the query has a read-ahead already. Only the caller's thread verifies or decrypts: a message
+ * with a signed or encrypted part is parsed by the caller when opts verify or decrypt. Free it with
+ * maildex_parts_prefetch_free, before the messages of list are freed (the query frees it too).
+ * Returns MAILDEX_STATUS_OK, IO_ERROR (the parser module could not be loaded), NO_MEMORY or a
+ * database status. */
+typedef struct maildex_parts_prefetch maildex_parts_prefetch_t;
+maildex_status_t maildex_parts_prefetch_start(maildex_message_t *const *list, size_t n, int duplicate,
+                                              const maildex_parts_options_t *opts,
+                                              maildex_parts_prefetch_t **out);
+
+/* Stops the other core's parsing (waiting for the message it is at) and frees what it parsed that was
+ * not asked for. Accepts NULL. */
+void maildex_parts_prefetch_free(maildex_parts_prefetch_t *p);
+
 /* Frees a part tree (root) early. Accepts NULL. */
 void maildex_part_free(maildex_part_t *root);
 

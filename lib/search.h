@@ -21,6 +21,7 @@ struct maildex_query {
     int64_t limit;
     const char **tags; /* maildex_query_tags' result, cached */
     bool everything;   /* the text was "*": its tags are every tag in use (see maildex_query_tags) */
+    maildex_parts_prefetch_t *prefetch; /* the read-ahead of its messages' files, when one runs */
 };
 
 /* The statements that read a message's files and tags: prepared on first use, owned by owner (a

@@ -4,22 +4,53 @@
  * not touch gmime, print, or read config. */
 #include "message-properties.h"
 #include "mime.h"
+#include "parts-prefetch.h"
 #include "search.h"
 
 #include <string.h>
 
-/* Runs open on file number duplicate of m or, for duplicate 0, on each file in turn until one can be
- * read (notmuch's "the first file in the list is not available anymore" fallback). open returns a
- * MAILDEX__PARSE_* code and sets *error on ctx. */
+/* Runs open on file number duplicate of files[0..n) or, for duplicate 0, on each file in turn until
+ * one can be read (notmuch's "the first file in the list is not available anymore" fallback). open
+ * returns a MAILDEX__PARSE_* code and sets *error on ctx. Touches no database, so the read-ahead's
+ * thread runs it too (parts-prefetch.c). Returns open's last code; *tried is the file it was for. */
 typedef int open_fn(void *ctx, const char *path, void *data, char **error);
 
+static int read_files(void *ctx, const char *const *files, size_t n, int duplicate, open_fn *fn, void *data,
+                      size_t *tried, char **error)
+{
+    int rc = MAILDEX__PARSE_ERROR;
+
+    *error = NULL;
+    for (size_t i = duplicate > 0 ? (size_t) duplicate - 1 : 0; i < n; i++) {
+        talloc_free(*error);
+        *error = NULL;
+        *tried = i;
+        rc = fn(ctx, files[i], data, error);
+        if (rc != MAILDEX__PARSE_ERROR || duplicate > 0)
+            break;
+    }
+    return rc;
+}
+
+maildex_status_t maildex__parts_status(maildex_db_t *db, int rc, const char *file, const char *error)
+{
+    if (rc == MAILDEX__PARSE_ERROR)
+        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "cannot read '%s': %s", file,
+                              error ? error : "unknown error");
+    if (rc == MAILDEX__PARSE_NOT_MAIL)
+        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot parse '%s': %s", file,
+                              error ? error : "no message found");
+    return MAILDEX_STATUS_OK;
+}
+
+/* read_files over m's files, the reason of a failure on the database handle. */
 static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *fn, void *data)
 {
     maildex_db_t *db = m->q->db;
     const char *const *files;
     char *error = NULL;
-    size_t n = 0;
-    int rc = MAILDEX__PARSE_ERROR;
+    size_t n = 0, tried = 0;
+    int rc;
     maildex_status_t st = maildex_message_files(m, &files);
 
     if (st != MAILDEX_STATUS_OK)
@@ -29,22 +60,12 @@ static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *
     if (duplicate > 0 && (size_t) duplicate > n)
         return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file number %d (it has %zu)",
                               m->message_id, duplicate, n);
-    for (size_t i = duplicate > 0 ? (size_t) duplicate - 1 : 0; i < n; i++) {
-        rc = fn(m, files[i], data, &error);
-        if (rc == MAILDEX__PARSE_ERROR)
-            st = maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "cannot read '%s': %s", files[i],
-                                error ? error : "unknown error");
-        else if (rc == MAILDEX__PARSE_NOT_MAIL)
-            st = maildex__error(db, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot parse '%s': %s", files[i],
-                                error ? error : "no message found");
-        talloc_free(error);
-        error = NULL;
-        if (rc != MAILDEX__PARSE_ERROR || duplicate > 0)
-            break;
-    }
     if (n == 0)
         return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file", m->message_id);
-    return rc == MAILDEX__PARSE_OK ? MAILDEX_STATUS_OK : st;
+    rc = read_files(m, files, n, duplicate, fn, data, &tried, &error);
+    st = maildex__parts_status(db, rc, files[tried], error);
+    talloc_free(error);
+    return st;
 }
 
 /* ---- the sender notmuch stored -------------------------------------------------------------------- */
@@ -121,6 +142,17 @@ static int open_parts(void *ctx, const char *path, void *data, char **error)
     return c->ops->show_file(ctx, path, c->opts, c->session_keys, &c->root, error);
 }
 
+int maildex__parts_read(void *ctx, const struct maildex__mime_ops *ops, const maildex_parts_options_t *opts,
+                        const char *const *files, size_t n, int duplicate, struct maildex_part **root,
+                        size_t *tried, char **error)
+{
+    struct parts_call c = {.ops = ops, .opts = opts};
+    int rc = read_files(ctx, files, n, duplicate, open_parts, &c, tried, error);
+
+    *root = c.root;
+    return rc;
+}
+
 maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, const maildex_parts_options_t *opts,
                                        maildex_part_t **out)
 {
@@ -129,10 +161,12 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, cons
     maildex_status_t st = maildex__mime(m->q->db, &c.ops);
 
     *out = NULL;
-    if (st == MAILDEX_STATUS_OK)
+    /* What a read-ahead parsed already (parts-prefetch.h), else the file is parsed here. */
+    if (st == MAILDEX_STATUS_OK && !maildex__parts_prefetched(m, duplicate, opts, &c.root, &st)) {
         st = session_keys(m, c.opts->decrypt, &c.session_keys);
-    if (st == MAILDEX_STATUS_OK)
-        st = with_file(m, duplicate, open_parts, &c);
+        if (st == MAILDEX_STATUS_OK)
+            st = with_file(m, duplicate, open_parts, &c);
+    }
     if (st == MAILDEX_STATUS_OK)
         st = indexed_from(m, c.root);
     talloc_free(c.session_keys);
