@@ -43,8 +43,6 @@ enum command_flags {
     CMD_QUERY = 1 << 4,         /* takes a query: cli_start accepts --query=infix|sexp for it */
     CMD_PROCESS = 1 << 5,       /* owns the process (signals, the terminal, a loop): never run as a
                                  * request of `server` */
-    CMD_PARSES = 1 << 6,        /* reads mail files: cli_start has the parser module loaded on another
-                                 * thread while it opens the database (maildex_parser_preload) */
 };
 
 struct cli;

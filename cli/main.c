@@ -37,12 +37,12 @@ const struct command cli_commands[] = {
      "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
      "[--query=infix|sexp] [QUERY...]",
      "Count messages, threads or files matching a query"},
-    {"show", cmd_show, CMD_DB_READ | CMD_QUERY | CMD_PARSES,
+    {"show", cmd_show, CMD_DB_READ | CMD_QUERY,
      "[--format=json|sexp|text|raw|mbox] [--entire-thread[=true|false]] [--unthreaded] [--body=true|false] "
      "[--part=N] [--duplicate=N] [--include-html] [--exclude=true|false] [--sort=newest-first|oldest-first] "
      "[--decrypt=false|auto|true] [--query=infix|sexp] QUERY...",
      "Show the threads or messages matching a query"},
-    {"reply", cmd_reply, CMD_DB_READ | CMD_QUERY | CMD_PARSES,
+    {"reply", cmd_reply, CMD_DB_READ | CMD_QUERY,
      "[--format=default|json|sexp|headers-only] [--reply-to=all|sender] [--decrypt=false|auto|true] "
      "[--duplicate=N] [--query=infix|sexp] QUERY...",
      "Print a reply template for the messages matching a query"},
@@ -272,8 +272,6 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     }
     if ((rc = check_format_version(cli)) != 0)
         return -rc;
-    if (flags & CMD_PARSES)
-        maildex_parser_preload();
     if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
         maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE
                                  : (flags & CMD_DB_WRITE) ? MAILDEX_DB_READ_WRITE

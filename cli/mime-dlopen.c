@@ -87,35 +87,9 @@ static gpointer load(gpointer unused)
     return mod;
 }
 
-static GOnce once = G_ONCE_INIT;
-static GThread *preloader;
-
-static gpointer preload(gpointer unused)
-{
-    return g_once(&once, load, unused);
-}
-
-/* A process must not exit while the other thread is inside dlopen or gmime's init. */
-static void join_preloader(void)
-{
-    if (preloader)
-        g_thread_join(preloader);
-}
-
-void maildex_parser_preload(void)
-{
-    static bool tried;
-
-    if (tried)
-        return;
-    tried = true;
-    /* Without a thread, the first parse loads the module, as it would have. */
-    if (atexit(join_preloader) == 0)
-        preloader = g_thread_try_new("maildex-load", preload, NULL, NULL);
-}
-
 maildex_status_t maildex__mime(maildex_db_t *db, const struct maildex__mime_ops **ops)
 {
+    static GOnce once = G_ONCE_INIT;
     const struct module *mod = g_once(&once, load, NULL);
 
     *ops = mod->ops;

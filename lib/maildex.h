@@ -851,12 +851,6 @@ typedef struct {
 maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate,
                                        const maildex_parts_options_t *opts, maildex_part_t **out);
 
-/* Starts loading the message parser on another thread, for a program about to read messages: the
- * command line loads it as a module (gmime and its libraries, ~2 ms) on the first parse, and this
- * lets the load overlap the program's queries. Does nothing where the parser is linked in (the shared
- * library), or after the first call. The process waits for the load to end before it exits. */
-void maildex_parser_preload(void);
-
 /* Reading ahead: parses the files of the messages list[0..n) (of one query) on another core, a few
  * messages ahead of the caller, who then asks for each in list order with maildex_message_parts and
  * the same duplicate and opts (the same pointer, or NULL for both). A message already parsed is

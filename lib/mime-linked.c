@@ -10,8 +10,3 @@ maildex_status_t maildex__mime(maildex_db_t *db, const struct maildex__mime_ops 
     *ops = &linked;
     return MAILDEX_STATUS_OK;
 }
-
-/* Linked in, the parser has nothing to load ahead. */
-void maildex_parser_preload(void)
-{
-}
