@@ -92,9 +92,7 @@ static maildex_status_t prepare_threads(maildex_threads_t *it)
     if (st == MAILDEX_STATUS_OK)
         st = maildex__search_prepare(it, db,
                      talloc_asprintf(it, "SELECT m.id, m.message_id, m.date, m.author, m.subject, %s, "
-                                         "%s, (SELECT count(*) FROM files WHERE message = m.id), "
-                                         "(SELECT group_concat(tag) FROM message_tags "
-                                         "WHERE message = m.id), m.parent "
+                                         "%s, m.nfiles, m.tag_ids, m.parent "
                                          "FROM messages m WHERE m.thread = ?1 ORDER BY m.id",
                                      it->method == MATCH_INLINE ? plan->match : "0", plan->excluded),
                      plan, &it->members);

@@ -375,7 +375,8 @@ maildex_store_dump() {
 }
 
 # Prints "ok" when the store is consistent, else the broken invariants: SQLite's integrity check,
-# then rows pointing at nothing (files, tags, text) and stored counts that disagree with the rows.
+# then rows pointing at nothing (files, tags, text) and stored counts and copies (a message's tag ids
+# and file count, which thread summaries read) that disagree with the rows.
 maildex_store_check() {
     sqlite3 "${1:-$MAIL_DIR/.maildex/maildex.db}" "PRAGMA integrity_check" 2>&1 | grep -v '^ok$'
     sqlite3 -separator ' ' "${1:-$MAIL_DIR/.maildex/maildex.db}" "
@@ -392,7 +393,9 @@ maildex_store_check() {
       UNION ALL SELECT 'wrong thread count', count(*) FROM threads t WHERE messages != (SELECT count(*) FROM messages m WHERE m.thread = t.id)
       UNION ALL SELECT 'property without message', count(*) FROM properties p WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = p.message)
       UNION ALL SELECT 'wrong property count', (SELECT count(*) FROM (SELECT key, value, count(*) AS n FROM properties GROUP BY key, value EXCEPT SELECT key, value, messages FROM property_counts)) + (SELECT count(*) FROM (SELECT key, value, messages FROM property_counts EXCEPT SELECT key, value, count(*) FROM properties GROUP BY key, value))
-      UNION ALL SELECT 'wrong message count', (SELECT value FROM meta WHERE key = 'messages') != (SELECT count(*) FROM messages)" 2>&1 |
+      UNION ALL SELECT 'wrong message count', (SELECT value FROM meta WHERE key = 'messages') != (SELECT count(*) FROM messages)
+      UNION ALL SELECT 'wrong member tags', count(*) FROM messages m WHERE m.tag_ids IS NOT (SELECT group_concat(tag) FROM message_tags mt WHERE mt.message = m.id)
+      UNION ALL SELECT 'wrong member file count', count(*) FROM messages m WHERE m.nfiles != (SELECT count(*) FROM files f WHERE f.message = m.id)" 2>&1 |
         grep -v ' 0$'
     echo ok
 }

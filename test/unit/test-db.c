@@ -179,10 +179,41 @@ TEST(older_schema_is_migrated_on_write_open_only)
 /* Migration 0007 packs the bodies of a database made before it: the text read back through fts_text is
  * the text stored, the index still finds it, and deleting a message through the view leaves the
  * full-text index consistent. */
+/* Undoes sql/0009 (its triggers, then its two columns): the schema as version 8 left it, for the
+ * tests that bring a database back to an older version and upgrade it again. */
+static void undo_member_columns(maildex_db_t *db)
+{
+    sqlite3_stmt *stmt;
+    GString *sql = g_string_new("");
+
+    ASSERT_EQ(sqlite3_prepare_v2(db->sql, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE "
+                                          "'%member%'", -1, &stmt, NULL), SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        g_string_append_printf(sql, "DROP TRIGGER %s;", (const char *) sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    g_string_append(sql, "ALTER TABLE messages DROP COLUMN tag_ids; ALTER TABLE messages DROP COLUMN nfiles;");
+    ASSERT_EQ(sqlite3_exec(db->sql, sql->str, NULL, NULL, NULL), SQLITE_OK);
+    g_string_free(sql, TRUE);
+}
+
+/* A new store (label) taken back by older_sql (which ends with its PRAGMA user_version) to an older
+ * schema after undo_member_columns, then reopened for writing: upgraded to the newest version. */
+static maildex_db_t *upgraded_from(const char *label, const char *older_sql)
+{
+    const char *path = db_file(label);
+    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+
+    undo_member_columns(db);
+    ASSERT_EQ(sqlite3_exec(db->sql, older_sql, NULL, NULL, NULL), SQLITE_OK);
+    maildex_db_close(db);
+    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
+    return db;
+}
+
 TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
 {
-    const char *path = db_file("packed");
-    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *db;
     GString *body = g_string_new("");
     char *sql;
 
@@ -194,12 +225,8 @@ TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
                           " (2, 's', 'f', 't', 'a tiny giraffe', '', '', NULL);"
                           "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, mimetype,"
                           " fields) SELECT * FROM fts_text; PRAGMA user_version = 6;", body->str);
-    ASSERT_EQ(sqlite3_exec(db->sql, sql, NULL, NULL, NULL), SQLITE_OK);
+    db = upgraded_from("packed", sql);
     sqlite3_free(sql);
-    maildex_db_close(db);
-
-    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
-    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM texts WHERE id = 1 AND typeof(body) = 'blob' AND "
                          "length(body) < 200"), 1);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM texts WHERE id = 2 AND body = 'a tiny giraffe'"), 1);
@@ -221,10 +248,7 @@ TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
  * from column, for a message with several files only. */
 TEST(merged_from_is_kept_on_upgrade)
 {
-    const char *path = db_file("indexed-from");
-    maildex_db_t *db = open_or_fail(path, MAILDEX_DB_CREATE);
-
-    ASSERT_EQ(sqlite3_exec(db->sql, "DROP TABLE indexed_from;"
+    static const char version_7[] = "DROP TABLE indexed_from;"
                                     "INSERT INTO directories(id, path, folder) VALUES (1, '', 1);"
                                     "INSERT INTO texts(id, subject, \"from\", \"to\", body, attachment, mimetype)"
                                     " VALUES (1, 's', 'Ann <a@x>' || char(10) || 'Bob <b@x>', '', '', '', ''),"
@@ -232,14 +256,84 @@ TEST(merged_from_is_kept_on_upgrade)
                                     " (3, 's', 'Ed <e@x>', '', '', '', '');"
                                     "INSERT INTO files(directory, name, message, folder) VALUES (1, 'a', 1, 1),"
                                     " (1, 'b', 1, 1), (1, 'c', 2, 1), (1, 'd', 3, 1), (1, 'e', 3, 1);"
-                                    "PRAGMA user_version = 7;",
-                           NULL, NULL, NULL), SQLITE_OK);
-    maildex_db_close(db);
+                                    "PRAGMA user_version = 7;";
+    maildex_db_t *db = upgraded_from("indexed-from", version_7);
 
-    db = open_or_fail(path, MAILDEX_DB_READ_WRITE);
-    ASSERT_EQ(maildex_db_schema_version(db), maildex_schema_version_supported());
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM indexed_from"), 1);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM indexed_from WHERE id = 1 AND value = 'Ann <a@x>'"), 1);
+    maildex_db_close(db);
+}
+
+/* Messages whose stored tag ids or file count (migration 0009, read by thread summaries) disagree with
+ * message_tags and files. */
+static int64_t member_columns_wrong(maildex_db_t *db)
+{
+    return scalar(db, "SELECT count(*) FROM messages m WHERE m.tag_ids IS NOT (SELECT group_concat(tag) FROM "
+                      "message_tags WHERE message = m.id) OR m.nfiles != (SELECT count(*) FROM files WHERE "
+                      "message = m.id)");
+}
+
+/* The triggers of 0009 keep a message's tag ids and file count whatever order a writer puts its rows
+ * in: tags and files before their message's row, a new key before or after its tags and files move,
+ * rows removed and moved. */
+TEST(member_columns_follow_tags_and_files_in_any_order)
+{
+    maildex_db_t *db = open_or_fail(db_file("member-columns"), MAILDEX_DB_CREATE);
+    const char *const steps[] = {
+        "INSERT INTO directories(id, path, folder) VALUES (1, '', 1)",
+        /* a message row, then its files and tags */
+        "INSERT INTO messages(id, message_id, thread, date) VALUES (10, 'a', 1, 0)",
+        "INSERT INTO files(directory, name, message, folder) VALUES (1, 'a1', 10, 1), (1, 'a2', 10, 1)",
+        "INSERT INTO message_tags(tag, message) VALUES (3, 10), (1, 10), (2, 10)",
+        /* files and tags first, the row after */
+        "INSERT INTO files(directory, name, message, folder) VALUES (1, 'b1', 20, 1)",
+        "INSERT INTO message_tags(tag, message) VALUES (2, 20)",
+        "INSERT INTO messages(id, message_id, thread, date) VALUES (20, 'b', 1, 0)",
+        /* a new key: the row first, then its files and tags (as reindex moves them) */
+        "UPDATE messages SET id = 11 WHERE id = 10",
+        "UPDATE files SET message = 11 WHERE message = 10",
+        "UPDATE message_tags SET message = 11 WHERE message = 10",
+        /* and the other way round */
+        "UPDATE files SET message = 21 WHERE message = 20",
+        "UPDATE message_tags SET message = 21 WHERE message = 20",
+        "UPDATE messages SET id = 21 WHERE id = 20",
+        /* removals, a file moved between messages, the last tag gone */
+        "DELETE FROM message_tags WHERE tag = 1 AND message = 11",
+        "DELETE FROM files WHERE name = 'a2'",
+        "UPDATE files SET message = 21 WHERE name = 'a1'",
+        "DELETE FROM message_tags WHERE message = 21",
+        NULL,
+    };
+
+    for (int i = 0; steps[i]; i++) {
+        ASSERT_EQ(sqlite3_exec(db->sql, steps[i], NULL, NULL, NULL), SQLITE_OK);
+        if (member_columns_wrong(db) != 0)
+            printf("# after step %d: %s\n", i, steps[i]);
+        ASSERT_EQ(member_columns_wrong(db), 0);
+    }
+    ASSERT_EQ(scalar(db, "SELECT nfiles FROM messages WHERE id = 21"), 2);
+    ASSERT_EQ(scalar(db, "SELECT nfiles FROM messages WHERE id = 11"), 0);
+    ASSERT_EQ(scalar(db, "SELECT tag_ids = '2,3' FROM messages WHERE id = 11"), 1);
+    ASSERT_EQ(scalar(db, "SELECT tag_ids IS NULL FROM messages WHERE id = 21"), 1);
+    maildex_db_close(db);
+}
+
+/* Migration 0009 fills the columns of the messages a database already holds. */
+TEST(member_columns_are_filled_on_upgrade)
+{
+    static const char version_8[] = "INSERT INTO directories(id, path, folder) VALUES (1, '', 1);"
+                                    "INSERT INTO messages(id, message_id, thread, date) VALUES (1, 'a', 1, 0),"
+                                    " (2, 'b', 1, 0), (3, 'c', 2, 0);"
+                                    "INSERT INTO files(directory, name, message, folder) VALUES (1, 'a', 1, 1),"
+                                    " (1, 'b', 1, 1), (1, 'c', 2, 1);"
+                                    "INSERT INTO message_tags(tag, message) VALUES (5, 1), (4, 1), (4, 2);"
+                                    "PRAGMA user_version = 8;";
+    maildex_db_t *db = upgraded_from("member-columns-upgrade", version_8);
+
+    ASSERT_EQ(member_columns_wrong(db), 0);
+    ASSERT_EQ(scalar(db, "SELECT nfiles FROM messages WHERE id = 1"), 2);
+    ASSERT_EQ(scalar(db, "SELECT tag_ids = '4,5' FROM messages WHERE id = 1"), 1);
+    ASSERT_EQ(scalar(db, "SELECT tag_ids IS NULL AND nfiles = 0 FROM messages WHERE id = 3"), 1);
     maildex_db_close(db);
 }
 
@@ -661,6 +755,8 @@ TEST_MAIN(TEST_ENTRY(a_bulk_index_spills_dirty_pages_at_the_cache_size) TEST_ENT
                           TEST_ENTRY(older_schema_is_migrated_on_write_open_only)
                           TEST_ENTRY(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
                               TEST_ENTRY(merged_from_is_kept_on_upgrade)
+                              TEST_ENTRY(member_columns_follow_tags_and_files_in_any_order)
+                              TEST_ENTRY(member_columns_are_filled_on_upgrade)
                               TEST_ENTRY(garbage_file_is_reported_not_crashed)
                               TEST_ENTRY(truncated_file_is_corrupt_even_with_page_one_in_the_wal)
                               TEST_ENTRY(growing_in_the_wal_is_not_truncation)
