@@ -858,8 +858,9 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate,
  * statuses and the error messages are the same as without it; what changes is that the parse of the
  * next message overlaps the printing of this one (show of a thread: notmuch.el's whole-thread view).
  * Nothing is read ahead (*out NULL, MAILDEX_STATUS_OK) for fewer than two messages, on one core, or
- * while the query has a read-ahead already. Only the caller's thread verifies or decrypts: a message
- * with a signed or encrypted part is parsed by the caller when opts verify or decrypt. Free it with
+ * while the query has a read-ahead already. Only the caller's thread decrypts or verifies PGP/MIME: a
+ * message with a part opts would verify or decrypt is parsed by the caller (S/MIME signed data, which
+ * gmime opens only by verifying, may be verified on the other thread too). Free it with
  * maildex_parts_prefetch_free, before the messages of list are freed (the query frees it too).
  * Returns MAILDEX_STATUS_OK, IO_ERROR (the parser module could not be loaded), NO_MEMORY or a
  * database status. */

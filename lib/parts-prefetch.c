@@ -4,14 +4,18 @@
  * and the caller, rather than wait for a message being parsed, parses the next one itself; the other
  * thread stays at most AHEAD messages in front, so a huge thread is never held whole.
  *
- * The other thread only parses (maildex__parts_read): the database, the messages and the caller's
- * talloc tree stay the caller's thread's. Each parse is made on a talloc context of its own and moved
- * onto its message by the caller's thread. Parses are done without verifying or decrypting, so the
- * user's gpg-agent (and its passphrase prompt) only ever hears from the caller's thread: a message
- * with a signed or encrypted part, when the caller's options verify or decrypt, is handed back and
+ * The other thread only parses (read-files.h): the database, the messages and the caller's
+ * talloc tree stay the caller's thread's. Each parse is made on a talloc context of its own and its
+ * tree moved onto its message by the caller's thread. Parses are done without verifying or
+ * decrypting, so a passphrase prompt of the user's gpg-agent only ever comes from the caller's
+ * thread: a message with a part the caller's options would verify or decrypt is handed back and
  * parsed again by the caller. Without such parts the two options change nothing, so every tree,
- * status and error message is the one the caller would have made. */
+ * status and error message is the one the caller would have made. (S/MIME signed data is the
+ * exception gmime makes: it opens only by verifying, whatever the options, so the other thread may
+ * ask gpgsm to verify one; never to decrypt.) */
 #include "parts-prefetch.h"
+#include "mime.h"
+#include "read-files.h"
 #include "search.h"
 
 #include <string.h>
@@ -29,6 +33,7 @@ enum slot_state {
 
 struct slot {
     const maildex_message_t *m; /* compared, never read, outside the caller's thread */
+    int64_t key;                /* m's, compared too: a message freed too early cannot be mistaken */
     const char **files;         /* the message's files, copied onto the read-ahead */
     size_t nfiles;
     enum slot_state state;
@@ -45,7 +50,7 @@ struct maildex_parts_prefetch {
     const struct maildex__mime_ops *ops;
     const maildex_parts_options_t *asked_opts; /* the caller's pointer, which maildex_message_parts must pass */
     maildex_parts_options_t plain;             /* the caller's options without verifying or decrypting */
-    bool crypto;                               /* ... which the caller's options do */
+    bool verify, decrypt;                      /* what the caller's options do */
     int duplicate;
     struct slot *slots;
     size_t n;
@@ -73,20 +78,36 @@ static struct slot *claim(maildex_parts_prefetch_t *p)
     return NULL;
 }
 
-/* Whether the tree under part has a part the caller's options would verify or decrypt. */
-static bool has_crypto(const struct maildex_part *part)
+/* Whether the tree under part has a part the caller's options treat otherwise than the plain parse
+ * (mime-show.c's is_crypto): a signed one when they verify, an encrypted one when they decrypt, and
+ * any S/MIME part when they do either. */
+static bool needs_caller(const maildex_parts_prefetch_t *p, const struct maildex_part *part)
 {
-    static const char *const types[] = {"multipart/signed", "multipart/encrypted", "application/pkcs7-mime",
-                                        "application/x-pkcs7-mime"};
-    const char *type = maildex_part_content_type(part);
+    const char *type = part->content_type ? part->content_type : "";
 
-    for (size_t i = 0; type && i < G_N_ELEMENTS(types); i++)
-        if (g_ascii_strcasecmp(type, types[i]) == 0)
-            return true;
-    for (size_t i = 0; i < maildex_part_count(part); i++)
-        if (has_crypto(maildex_part_child(part, i)))
+    if ((p->verify && g_ascii_strcasecmp(type, "multipart/signed") == 0) ||
+        (p->decrypt && g_ascii_strcasecmp(type, "multipart/encrypted") == 0) ||
+        ((p->verify || p->decrypt) && (g_ascii_strcasecmp(type, "application/pkcs7-mime") == 0 ||
+                                       g_ascii_strcasecmp(type, "application/x-pkcs7-mime") == 0)))
+        return true;
+    for (size_t i = 0; i < part->nchildren; i++)
+        if (needs_caller(p, part->children[i]))
             return true;
     return false;
+}
+
+/* The module's parse of one file, as maildex_message_parts makes it but without session keys. */
+struct plain_parse {
+    const struct maildex__mime_ops *ops;
+    const maildex_parts_options_t *opts;
+    struct maildex_part *root;
+};
+
+static int open_plain(void *ctx, const char *path, void *data, char **error)
+{
+    struct plain_parse *c = data;
+
+    return c->ops->show_file(ctx, path, c->opts, NULL, &c->root, error);
 }
 
 /* Parses s (claimed) outside the lock and marks it done; a parse the caller must redo is dropped.
@@ -95,9 +116,11 @@ static void parse(maildex_parts_prefetch_t *p, struct slot *s, bool ahead)
 {
     g_mutex_unlock(&p->lock);
     if ((s->ctx = talloc_new(NULL)) != NULL) {
-        s->rc = maildex__parts_read(s->ctx, p->ops, &p->plain, s->files, s->nfiles, p->duplicate, &s->root,
-                                    &s->tried, &s->error);
-        if (p->crypto && s->rc == MAILDEX__PARSE_OK && has_crypto(s->root)) {
+        struct plain_parse c = {.ops = p->ops, .opts = &p->plain};
+        s->rc = maildex__read_files(s->ctx, s->files, s->nfiles, p->duplicate, open_plain, &c, &s->tried,
+                                    &s->error);
+        s->root = c.root;
+        if (s->rc == MAILDEX__PARSE_OK && needs_caller(p, s->root)) {
             talloc_free(s->ctx);
             s->ctx = NULL;
         }
@@ -150,6 +173,7 @@ static maildex_status_t fill_slot(maildex_parts_prefetch_t *p, struct slot *s, m
     maildex_status_t st = maildex_message_files(m, &files);
 
     s->m = m;
+    s->key = m->key;
     s->state = SLOT_CALLER;
     if (st != MAILDEX_STATUS_OK)
         return st;
@@ -187,7 +211,8 @@ maildex_status_t maildex_parts_prefetch_start(maildex_message_t *const *list, si
     p->q = q;
     p->asked_opts = opts;
     p->plain = opts ? *opts : defaults;
-    p->crypto = p->plain.verify || p->plain.decrypt != MAILDEX_DECRYPT_FALSE;
+    p->verify = p->plain.verify;
+    p->decrypt = p->plain.decrypt != MAILDEX_DECRYPT_FALSE;
     p->plain.verify = false;
     p->plain.decrypt = MAILDEX_DECRYPT_FALSE;
     p->duplicate = duplicate;
@@ -220,7 +245,7 @@ static struct slot *find_slot(maildex_parts_prefetch_t *p, const maildex_message
 {
     for (size_t k = 0; k < p->n; k++) {
         size_t i = (p->asked + k) % p->n;
-        if (p->slots[i].m == m) {
+        if (p->slots[i].m == m && p->slots[i].key == m->key) {
             *at = i;
             return &p->slots[i];
         }
@@ -256,15 +281,13 @@ bool maildex__parts_prefetched(maildex_message_t *m, int duplicate, const mailde
     g_mutex_unlock(&p->lock);
     if (!done)
         return false;
-    *st = maildex__parts_status(p->q->db, s->rc, s->files[s->tried], s->error);
+    *st = maildex__read_files_status(p->q->db, s->rc, s->files[s->tried], s->error);
     talloc_free(s->error);
     s->error = NULL;
-    if (*st == MAILDEX_STATUS_OK) {
-        *root = s->root;
-        talloc_steal(m, s->ctx);
-    } else {
-        talloc_free(s->ctx);
-    }
+    /* The tree is all the parse left on its context (as when the caller parses it onto m). */
+    if (*st == MAILDEX_STATUS_OK)
+        *root = talloc_steal(m, s->root);
+    talloc_free(s->ctx);
     s->ctx = NULL;
     return true;
 }

@@ -73,8 +73,8 @@ static int threads_destructor(maildex_threads_t *it)
 }
 
 /* The statements of a thread iterator. Every summary reads its thread's messages once through
- * messages_thread, with tag ids from message_tags_message and file counts from files_message, so its
- * cost depends on the thread's size only. */
+ * messages_thread, each with its tag ids and file count from its own row (sql/0009), so its cost
+ * depends on the thread's size only. */
 static maildex_status_t prepare_threads(maildex_threads_t *it)
 {
     const struct maildex__plan *plan = it->q->plan;

@@ -5,46 +5,13 @@
 #include "message-properties.h"
 #include "mime.h"
 #include "parts-prefetch.h"
+#include "read-files.h"
 #include "search.h"
 
 #include <string.h>
 
-/* Runs open on file number duplicate of files[0..n) or, for duplicate 0, on each file in turn until
- * one can be read (notmuch's "the first file in the list is not available anymore" fallback). open
- * returns a MAILDEX__PARSE_* code and sets *error on ctx. Touches no database, so the read-ahead's
- * thread runs it too (parts-prefetch.c). Returns open's last code; *tried is the file it was for. */
-typedef int open_fn(void *ctx, const char *path, void *data, char **error);
-
-static int read_files(void *ctx, const char *const *files, size_t n, int duplicate, open_fn *fn, void *data,
-                      size_t *tried, char **error)
-{
-    int rc = MAILDEX__PARSE_ERROR;
-
-    *error = NULL;
-    for (size_t i = duplicate > 0 ? (size_t) duplicate - 1 : 0; i < n; i++) {
-        talloc_free(*error);
-        *error = NULL;
-        *tried = i;
-        rc = fn(ctx, files[i], data, error);
-        if (rc != MAILDEX__PARSE_ERROR || duplicate > 0)
-            break;
-    }
-    return rc;
-}
-
-maildex_status_t maildex__parts_status(maildex_db_t *db, int rc, const char *file, const char *error)
-{
-    if (rc == MAILDEX__PARSE_ERROR)
-        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "cannot read '%s': %s", file,
-                              error ? error : "unknown error");
-    if (rc == MAILDEX__PARSE_NOT_MAIL)
-        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_EMAIL, "cannot parse '%s': %s", file,
-                              error ? error : "no message found");
-    return MAILDEX_STATUS_OK;
-}
-
-/* read_files over m's files, the reason of a failure on the database handle. */
-static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *fn, void *data)
+/* maildex__read_files over m's files, the reason of a failure on the database handle. */
+static maildex_status_t with_file(maildex_message_t *m, int duplicate, maildex__open_fn *fn, void *data)
 {
     maildex_db_t *db = m->q->db;
     const char *const *files;
@@ -62,8 +29,8 @@ static maildex_status_t with_file(maildex_message_t *m, int duplicate, open_fn *
                               m->message_id, duplicate, n);
     if (n == 0)
         return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file", m->message_id);
-    rc = read_files(m, files, n, duplicate, fn, data, &tried, &error);
-    st = maildex__parts_status(db, rc, files[tried], error);
+    rc = maildex__read_files(m, files, n, duplicate, fn, data, &tried, &error);
+    st = maildex__read_files_status(db, rc, files[tried], error);
     talloc_free(error);
     return st;
 }
@@ -140,17 +107,6 @@ static int open_parts(void *ctx, const char *path, void *data, char **error)
     struct parts_call *c = data;
 
     return c->ops->show_file(ctx, path, c->opts, c->session_keys, &c->root, error);
-}
-
-int maildex__parts_read(void *ctx, const struct maildex__mime_ops *ops, const maildex_parts_options_t *opts,
-                        const char *const *files, size_t n, int duplicate, struct maildex_part **root,
-                        size_t *tried, char **error)
-{
-    struct parts_call c = {.ops = ops, .opts = opts};
-    int rc = read_files(ctx, files, n, duplicate, open_parts, &c, tried, error);
-
-    *root = c.root;
-    return rc;
 }
 
 maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, const maildex_parts_options_t *opts,
