@@ -78,9 +78,8 @@ static void show_thread(struct show_run *r, maildex_message_t *const *top)
     if (r->print == show_structured_message || r->print == show_text_message) {
         GPtrArray *order = g_ptr_array_new();
         printing_order(r, top, order);
-        if (maildex_parts_prefetch_start((maildex_message_t *const *) order->pdata, order->len, r->s.duplicate,
-                                         &r->s.popts, &ahead) != MAILDEX_STATUS_OK)
-            ahead = NULL;
+        (void) maildex_parts_prefetch_start((maildex_message_t *const *) order->pdata, order->len,
+                                            r->s.duplicate, &r->s.popts, &ahead);
         g_ptr_array_free(order, TRUE);
     }
     show_messages(r, top, 0);
