@@ -508,9 +508,25 @@ static struct client *client_new(struct server *s)
     return c;
 }
 
+/* Whether libuv can wait on fd: a pipe, a socket or a terminal. epoll refuses regular files and
+ * devices such as /dev/null, and libuv aborts when it is made to wait on one. */
+static bool pollable(int fd)
+{
+    struct stat st;
+
+    return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || isatty(fd));
+}
+
 static int stdio_client(struct server *s)
 {
-    struct client *c = client_new(s);
+    struct client *c;
+
+    if (!pollable(STDIN_FILENO) || !pollable(STDOUT_FILENO)) {
+        fprintf(stderr, "maildex server: standard %s must be a pipe, a socket or a terminal\n",
+                pollable(STDIN_FILENO) ? "output" : "input");
+        return EXIT_FAILURE;
+    }
+    c = client_new(s);
 
     c->two_handles = true;
     uv_pipe_init(&s->loop, &c->in, 0);
@@ -696,7 +712,11 @@ int server_run(struct cli *cli, const struct server_options *opts)
     s->opts = opts;
     g_queue_init(&s->writers);
     g_queue_init(&s->readers);
-    uv_loop_init(&s->loop);
+    if ((rc = uv_loop_init(&s->loop)) != 0) {
+        fprintf(stderr, "maildex server: cannot start an event loop: %s\n", uv_strerror(rc));
+        g_free(s);
+        return 1;
+    }
     /* A client that went away must not kill the server when its answer is written. */
     signal(SIGPIPE, SIG_IGN);
     for (size_t i = 0; i < G_N_ELEMENTS(signums); i++) {

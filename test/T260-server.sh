@@ -198,6 +198,18 @@ printf '%s\n' '{"id":1,"argv":["tag","+last","--","*"]}' '{"id":2,"argv":["searc
     $CLIENT send "$(command -v maildex)" > eof.out
 test_expect_equal "$(grep -c '^[12] 0$' eof.out) $(tail -1 eof.out) $(maildex count tag:last)" "2 server 0 $N"
 
+test_begin_subtest "stdin or stdout that cannot be waited on (/dev/null, a file) is refused, not a crash"
+printf '%s\n' '{"id":1,"argv":["count","*"]}' > requests.txt
+output="$(maildex server </dev/null 2>&1; echo "status $?")
+$(maildex server <requests.txt 2>&1; echo "status $?")
+$(: | maildex server 2>&1 >server.out; echo "status $?")"
+test_expect_equal "$output" "maildex server: standard input must be a pipe, a socket or a terminal
+status 1
+maildex server: standard input must be a pipe, a socket or a terminal
+status 1
+maildex server: standard output must be a pipe, a socket or a terminal
+status 1"
+
 test_begin_subtest "a client that stops reading does not stop the server from ending"
 printf '%s\n' '{"id":1,"argv":["show","--format=mbox","*"]}' > stalled.req
 ( sleep 1; cat stalled.req ) | (timeout 10 maildex server; echo "server $?" > stalled.status) | head -c 10 > /dev/null
