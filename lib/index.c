@@ -390,6 +390,12 @@ static GPtrArray *processing_order(GPtrArray *dirs)
     return order;
 }
 
+static void submit_all(struct run *r, struct maildex__scan_dir *d, GPtrArray *names)
+{
+    for (guint j = 0; names && j < names->len && r->st == MAILDEX_STATUS_OK && !interrupted(r); j++)
+        submit(r, d, names->pdata[j]);
+}
+
 static void index_new_files(struct run *r, GPtrArray *dirs)
 {
     sqlite3_stmt *stmt;
@@ -401,25 +407,28 @@ static void index_new_files(struct run *r, GPtrArray *dirs)
 
     for (guint i = 0; i < dirs->len && r->st == MAILDEX_STATUS_OK && !interrupted(r); i++) {
         struct maildex__scan_dir *d = dirs->pdata[i];
-        GPtrArray *names = d->new_names;
-        GStringChunk *chunk = NULL;
+        struct maildex__relist *relist;
         if (d->id <= 0)
             continue;
-        if (d->fresh) {
-            chunk = g_string_chunk_new(16 * 1024);
-            names = g_ptr_array_new();
-            maildex__scan_relist(r->scan, r->db->mail_root, d, chunk, names);
+        if (!d->fresh) {
+            submit_all(r, d, d->new_names);
+            continue;
         }
-        for (guint j = 0; names && j < names->len && r->st == MAILDEX_STATUS_OK && !interrupted(r);
-             j++)
-            submit(r, d, names->pdata[j]);
-        /* The names of a fresh directory must outlive the jobs that point at them. */
-        while (chunk && r->head < r->tail)
-            apply_head(r);
-        if (chunk) {
+        relist = maildex__relist_new(r->scan, r->db->mail_root, d);
+        while (r->st == MAILDEX_STATUS_OK && !interrupted(r)) {
+            GStringChunk *chunk = g_string_chunk_new(16 * 1024);
+            GPtrArray *names = g_ptr_array_new();
+            bool more = maildex__relist_next(relist, chunk, names);
+            submit_all(r, d, names);
+            /* A slice's names must outlive the jobs that point at them. */
+            while (r->head < r->tail)
+                apply_head(r);
             g_ptr_array_free(names, TRUE);
             g_string_chunk_free(chunk);
+            if (!more)
+                break;
         }
+        maildex__relist_free(relist);
     }
     while (r->head < r->tail)
         apply_head(r);

@@ -78,12 +78,17 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
                                struct maildex__scan **out);
 void maildex__scan_free(struct maildex__scan *scan);
 
-/* Lists the regular, not ignored files of a fresh directory into names (strings in chunk). Fresh
- * directories are listed twice (once to walk, once here) so that the walk never holds every name of
- * a first index in memory. Entries that vanished or are not regular files are skipped silently: the
- * walk already warned about them. */
-void maildex__scan_relist(const struct maildex__scan *scan, const char *mail_root,
-                          const struct maildex__scan_dir *dir, GStringChunk *chunk,
-                          GPtrArray *names);
+/* The regular, not ignored files of a fresh directory, listed again when its files are indexed so
+ * that the walk never holds every name of a first index in memory, and given a slice at a time so
+ * that indexing a huge directory does not either: inode order in a directory new to the database (as
+ * notmuch walks it), read in slices of inode ranges; name order in one the database knew empty, in
+ * one slice. Entries that vanished or are not regular files are skipped silently: the walk already
+ * warned about them. */
+struct maildex__relist;
+struct maildex__relist *maildex__relist_new(const struct maildex__scan *scan, const char *mail_root,
+                                            const struct maildex__scan_dir *dir);
+/* Appends the next slice's names (strings in chunk) to names; false once every slice was given. */
+bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrArray *names);
+void maildex__relist_free(struct maildex__relist *rl);
 
 #endif
