@@ -94,7 +94,12 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
     wo.quiet = quiet;
     wo.stopped = on_stopped;
     wo.data = &run;
-    uv_loop_init(&loop);
+    if ((rc = uv_loop_init(&loop)) != 0) {
+        fprintf(stderr, "maildex watch: cannot start an event loop: %s\n", uv_strerror(rc));
+        if (notify >= 0)
+            detached(notify, 1);
+        return 1;
+    }
     rc = watch_start(cli, &loop, &wo, &w);
     if (notify >= 0)
         detached(notify, rc);
