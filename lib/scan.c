@@ -777,10 +777,11 @@ bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrA
             rl->done = true;
             return false;
         }
-        /* Entries with the same inode (hard links) fall in the slice of the first of them. */
+        /* Entries with the same inode (hard links) fall in the slice of the first of them. The last
+         * slice has no upper bound: a file made since the first pass may have a larger inode. */
         last = MIN(rl->next + rl->slice, rl->inodes->len) - 1;
         lo = rl->next == 0 ? 0 : g_array_index(rl->inodes, uint64_t, rl->next - 1) + 1;
-        hi = g_array_index(rl->inodes, uint64_t, last);
+        hi = last + 1 == rl->inodes->len ? UINT64_MAX : g_array_index(rl->inodes, uint64_t, last);
         rl->next = last + 1;
     } else {
         rl->done = true; /* name order: one slice */
