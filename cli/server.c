@@ -509,7 +509,9 @@ static struct client *client_new(struct server *s)
 }
 
 /* Whether libuv can wait on fd: a pipe, a socket or a terminal. epoll refuses regular files and
- * devices such as /dev/null, and libuv aborts when it is made to wait on one. */
+ * devices such as /dev/null, and libuv aborts when it is made to wait on one. Input is always
+ * waited on; output only when a write would block, which a file or /dev/null never does, so a
+ * server may answer into either. */
 static bool pollable(int fd)
 {
     struct stat st;
@@ -521,9 +523,8 @@ static int stdio_client(struct server *s)
 {
     struct client *c;
 
-    if (!pollable(STDIN_FILENO) || !pollable(STDOUT_FILENO)) {
-        fprintf(stderr, "maildex server: standard %s must be a pipe, a socket or a terminal\n",
-                pollable(STDIN_FILENO) ? "output" : "input");
+    if (!pollable(STDIN_FILENO)) {
+        fprintf(stderr, "maildex server: standard input must be a pipe, a socket or a terminal\n");
         return EXIT_FAILURE;
     }
     c = client_new(s);
