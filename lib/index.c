@@ -66,7 +66,8 @@ struct run {
     struct job *window[WINDOW];
     size_t head, tail;                   /* sequence numbers: head is the next to apply */
     GHashTable *renames;                 /* "base/size" -> struct maildex__scan_removal * */
-    GHashTable *unsafe_dirs;             /* dirs with a vanished file: mtime not recorded */
+    GHashTable *unsafe_dirs;             /* dirs with a vanished file, or that could not be listed
+                                            again: mtime not recorded */
     uint64_t done, in_batch;
     const struct maildex__mime_ops *mime; /* loaded only when a file must be parsed */
     GMutex recorders_lock;               /* pool threads share the idle recorders */
@@ -428,6 +429,9 @@ static void index_new_files(struct run *r, GPtrArray *dirs)
             if (!more)
                 break;
         }
+        /* Listed again next run: the files it could not give are still to index. */
+        if (maildex__relist_failed(relist))
+            g_hash_table_add(r->unsafe_dirs, d);
         maildex__relist_free(relist);
     }
     while (r->head < r->tail)

@@ -718,6 +718,7 @@ struct maildex__relist {
     guint slice;    /* entries a slice */
     guint next;     /* index in inodes of the next slice's first entry */
     bool done;
+    bool failed;    /* a pass could not open the directory */
 };
 
 static gint compare_inodes(gconstpointer a, gconstpointer b)
@@ -748,8 +749,12 @@ struct maildex__relist *maildex__relist_new(const struct maildex__scan *scan, co
         rl->slice = MAX(1, (guint) g_ascii_strtoull(g_getenv("MAILDEX_TEST_RELIST_SLICE"), NULL, 10));
 #endif
     rl->abs = maildex__path_join(NULL, mail_root, dir->path, NULL);
-    if (!dir->was_new || rl->abs == NULL || (dh = opendir(rl->abs)) == NULL)
+    if (!dir->was_new)
         return rl;
+    if (rl->abs == NULL || (dh = opendir(rl->abs)) == NULL) {
+        rl->failed = rl->done = true;
+        return rl;
+    }
     rl->inodes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     while ((de = readdir(dh)) != NULL)
         if (de->d_type != DT_DIR) {
@@ -786,8 +791,10 @@ bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrA
     } else {
         rl->done = true; /* name order: one slice */
     }
-    if (rl->abs == NULL || (dh = opendir(rl->abs)) == NULL)
+    if (rl->abs == NULL || (dh = opendir(rl->abs)) == NULL) {
+        rl->failed = true;
         return true;
+    }
     found = g_array_new(FALSE, FALSE, sizeof(struct named_inode));
     while ((de = readdir(dh)) != NULL) {
         unsigned char type = de->d_type;
@@ -816,6 +823,11 @@ bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrA
         g_ptr_array_sort(names, compare_names);
     g_array_free(found, TRUE);
     return true;
+}
+
+bool maildex__relist_failed(const struct maildex__relist *rl)
+{
+    return rl->failed;
 }
 
 void maildex__relist_free(struct maildex__relist *rl)

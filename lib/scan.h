@@ -89,6 +89,9 @@ struct maildex__relist *maildex__relist_new(const struct maildex__scan *scan, co
                                             const struct maildex__scan_dir *dir);
 /* Appends the next slice's names (strings in chunk) to names; false once every slice was given. */
 bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrArray *names);
+/* Whether a pass could not open the directory (since the walk listed it): some of its files may
+ * not have been given, so its mtime must not be recorded. */
+bool maildex__relist_failed(const struct maildex__relist *rl);
 void maildex__relist_free(struct maildex__relist *rl);
 
 #endif
