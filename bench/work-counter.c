@@ -12,8 +12,8 @@
  * it is reset or finalized (planner look-ups, FTS5's own statements), and a sweep of the connection's
  * statements collects the rest. FTS5 reads its index through blob handles, which run no VM steps;
  * the page count covers those. It must not write to the database (it opens it read-only). */
-#include "maildex-private.h"
-#include "vm-steps.h"
+#include "store/maildex-private.h"
+#include "store/vm-steps.h"
 
 #include <errno.h>
 #include <stdio.h>

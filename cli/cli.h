@@ -3,7 +3,7 @@
  * How to add a command, in five steps:
  *   1. Write cli/cmd-NAME.c with one entry point `int cmd_NAME(struct cli *cli, int argc, char **argv)`:
  *      an option table, cli_start() (parses options, checks --format-version, opens the database as the
- *      command's flags say), one library call, output through a printer (cli/sprinter.h).
+ *      command's flags say), one library call, output through a printer (cli/print/sprinter.h).
  *   2. Declare it below.
  *   3. Add its row to the command table in cli/main.c (flags: does it need the database, read-only or
  *      read-write, may it create it; CMD_QUERY if it takes a query, which gives it --query=infix|sexp

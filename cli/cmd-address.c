@@ -4,7 +4,7 @@
  * Reading and de-duplicating the mailboxes is the library's (maildex_query_addresses); this file
  * reads options and prints. */
 #include "cli.h"
-#include "sprinter.h"
+#include "print/sprinter.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* `maildex compact`: notmuch 0.37's compact (notmuch-compact.c). --backup=DIR keeps the database as it
  * was in DIR (a new directory, as notmuch wants it), --quiet prints nothing; otherwise notmuch's
  * lines and the sizes before and after. How the database is rebuilt and swapped without a reader
- * ever seeing an error is the library's (lib/compact.c). */
+ * ever seeing an error is the library's (lib/store/compact.c). */
 #include "cli.h"
 
 #include <errno.h>

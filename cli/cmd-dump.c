@@ -3,7 +3,7 @@
  * (notmuch-compat.md 5.2). Everything is read in one read transaction, so a dump written while `new`
  * runs is one consistent state, and streamed: memory does not grow with the store. --output writes a
  * file created 0600 beside the target and renamed over it once complete and synced; --gzip
- * compresses through zlib. The lines themselves are the library's (lib/batch-line.c). */
+ * compresses through zlib. The lines themselves are the library's (lib/tag/batch-line.c). */
 #include "cli.h"
 
 #include <errno.h>

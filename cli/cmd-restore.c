@@ -5,7 +5,7 @@
  * warning and makes the exit status 1, and the lines after it are still applied. The input is read
  * in batches of lines, each applied in one transaction, so that memory and other writers' waits stay
  * bounded and no lock is held while the input is read. What a line means is
- * the library's (lib/batch-line.c); this file reads lines and applies them. */
+ * the library's (lib/tag/batch-line.c); this file reads lines and applies them. */
 #include "cli.h"
 
 #include <errno.h>

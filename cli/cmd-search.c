@@ -4,7 +4,7 @@
  * the top (joining argv, search.exclude_tags, query.NAME lookup) are shared with `count`. This file
  * prints; the query language, planning and thread summaries belong to lib/. */
 #include "cli.h"
-#include "sprinter.h"
+#include "print/sprinter.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* `maildex server`: answer requests (doc/protocol.md) on stdin and stdout, for the editor that
  * started it, or on a Unix socket (--listen: $XDG_RUNTIME_DIR/maildex/socket; --socket=PATH), with
- * the watch indexing beside them when asked (--watch). cli/server.c does the serving; this file the
+ * the watch indexing beside them when asked (--watch). cli/loop/server.c does the serving; this file the
  * options and the socket's place: a directory of mode 0700 that belongs to the user, so no one else
  * can reach the socket, and a socket left by a server that died replaced, one that answers refused. */
 #include "cli.h"
-#include "server.h"
-#include "watch.h"
+#include "loop/server.h"
+#include "loop/watch.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -38,7 +38,7 @@ static int apply(struct tagging *t, const char *query, const maildex_tag_op_t *o
 }
 
 /* One batch line: "+tag -tag ... [--] query", tags hex-encoded, parsed by the library as notmuch's
- * parse_tag_line parses it (lib/batch-line.c, which restore reads its lines with too), its warnings
+ * parse_tag_line parses it (lib/tag/batch-line.c, which restore reads its lines with too), its warnings
  * word for word (scripts and notmuch's tests read them). 0: applied or skipped; -1: the line was bad
  * (warned), and the batch goes on; otherwise it could not be applied (the error printed), and the
  * batch stops. */

@@ -1,8 +1,8 @@
-/* `maildex watch`: index mail as it lands (cli/watch.c does the watching) until SIGTERM or SIGINT,
+/* `maildex watch`: index mail as it lands (cli/loop/watch.c does the watching) until SIGTERM or SIGINT,
  * which end the round in hand, commit and exit 0. Without --foreground it detaches once the watch has
  * started, so a failure to start is still reported with its exit status. */
 #include "cli.h"
-#include "watch.h"
+#include "loop/watch.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
-/* The message parser loaded as a module (see lib/mime.h), for the command line only: it defines the
+/* The message parser loaded as a module (see lib/mime/mime.h), for the command line only: it defines the
  * library's maildex__mime() for the one program that does not link the parser. The module is
  * $MAILDEX_MIME_MODULE, else MAILDEX_MIME_DEFAULT, fixed when the program is linked: $(pkglibdir) for
  * the installed maildex, this build tree's lib/.libs/ for the cli/maildex run from the build tree (the
  * way libtool links a program that needs uninstalled libraries once for the build tree and again to be
  * installed; see Makefile.am). Nothing here guesses from where the binary lives. The module is loaded
  * once per process, whichever thread asks first, and refused unless its table comes from this program's
- * lib/mime.h: a module from another version would crash on the first message instead. */
-#include "mime.h"
+ * lib/mime/mime.h: a module from another version would crash on the first message instead. */
+#include "mime/mime.h"
 
 #include <dlfcn.h>
 #include <glib.h>

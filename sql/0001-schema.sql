@@ -1,4 +1,4 @@
--- maildex schema, version 1. Applied by lib/migrate.c in one transaction; later changes are new files
+-- maildex schema, version 1. Applied by lib/store/migrate.c in one transaction; later changes are new files
 -- (sql/0002-name.sql, ...), never edits to this one once released.
 --
 -- The central trick: messages.id is the message's Date in seconds times 2^20 plus a tie-break
@@ -118,7 +118,7 @@ CREATE TABLE fts_text (
     attachment  TEXT,
     mimetype    TEXT
 );
--- The full-text index. The "maildex" tokenizer (lib/fts-tokenizer.c) is registered on every
+-- The full-text index. The "maildex" tokenizer (lib/sqlext/tokenizer.c) is registered on every
 -- connection before this table is touched; it adds colocated stems so one index answers both exact and
 -- stemmed words. '_' is a word character, as in Xapian's term generator (notmuch_mail is one word).
 -- No column sizes: results are ordered by date, never ranked.

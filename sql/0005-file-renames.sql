@@ -1,4 +1,4 @@
--- Maildir renames that a committed tag change still owes (lib/renames.c). A tag change that changes
+-- Maildir renames that a committed tag change still owes (lib/message/renames.c). A tag change that changes
 -- a message's flags commits its tags together with one row here per file to rename; the files are
 -- renamed after that commit, and the next transaction points their rows at the new names and
 -- deletes these. A kill in between leaves rows here, and the next writer (new, tag, insert,

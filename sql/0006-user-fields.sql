@@ -1,6 +1,6 @@
 -- User-defined fields (notmuch's index.header.PREFIX=Header): a seventh full-text column, fields, holding
 -- for each configured header present in a message its prefix and decoded value, as
--- "\x02PREFIX\x02value" segments (lib/message-parse.h, user_text). The maildex tokenizer indexes a
+-- "\x02PREFIX\x02value" segments (lib/mime/parse.h, user_text). The maildex tokenizer indexes a
 -- segment's words as "\x02PREFIX\x02word" tokens (and their stems likewise), so PREFIX:word is one FTS5
 -- term in this column, streamed by rowid like every other word: never a scan, and never confused with
 -- the same word elsewhere or under another prefix.

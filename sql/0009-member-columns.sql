@@ -1,7 +1,7 @@
 -- What a thread summary reads of each member beside its row: its tags (their ids joined by commas in
 -- the order of message_tags_message, ascending; NULL for none) and its number of files. A summary of
 -- 50 threads reads every member of each (hundreds of messages), and two index ranges more per member
--- were half the work of `search --limit=50` (lib/search-threads.c). Triggers keep both columns from
+-- were half the work of `search --limit=50` (lib/read/threads.c). Triggers keep both columns from
 -- the tables they summarise, each recomputed from those tables, so that every writer (new, insert,
 -- tag, restore, reindex, the renames, a message's new key) keeps them without knowing they exist,
 -- whatever order it writes its rows in.

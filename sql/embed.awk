@@ -3,7 +3,7 @@
 # printable ASCII are written as octal escapes so any SQL survives as a C string.
 BEGIN {
     print "/* Generated from the sql/NNNN-name.sql files by sql/embed.awk; do not edit. */"
-    print "#include \"maildex-private.h\""
+    print "#include \"store/maildex-private.h\""
     print "const struct maildex__migration maildex__migrations[] = {"
     for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i
 }

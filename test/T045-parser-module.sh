@@ -1,5 +1,5 @@
 #!/bin/sh
-# The parser module (maildex-mime.so, lib/mime.h): which one the program loads, and the refusal, with a
+# The parser module (maildex-mime.so, lib/mime/mime.h): which one the program loads, and the refusal, with a
 # message naming the file and what differs, of a module built from another version of maildex. The
 # wrong modules are test/mime-skew.c, built by `make check`.
 . "$(dirname "$0")/test-lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The libraries loaded on first use rather than at start-up (doc/performance.md, "Process start"):
-# libstemmer when a word is stemmed (lib/stemmer.c), libuv when `watch` or `server` starts an event
-# loop (cli/uv-lazy.c). A command that does not need one never maps it; a copy that cannot be loaded
+# libstemmer when a word is stemmed (lib/sqlext/stemmer.c), libuv when `watch` or `server` starts an event
+# loop (cli/loop/uv-lazy.c). A command that does not need one never maps it; a copy that cannot be loaded
 # (here: an empty file first on the loader's path) is named with the reason, the command fails, and
 # nothing stored is lost: once the library is back, the same command succeeds.
 . "$(dirname "$0")/test-lib.sh"

@@ -183,7 +183,7 @@ test_expect_equal "$output" "No new mail."
 
 test_begin_subtest "a first index writes its full text in key order: one FTS5 segment, not one a message"
 # Files arrive in directory order, their keys are dates: inserted as they came, FTS5 started a new
-# segment at nearly every message and merged them again (lib/text-queue.h).
+# segment at nearly every message and merged them again (lib/message/text-queue.h).
 if command -v python3 >/dev/null; then
     python3 "$srcdir/bench/gen" --count 400 --seed 3 "$TMP_DIRECTORY/genmail" >/dev/null
     printf '[database]\npath=%s\n' "$TMP_DIRECTORY/genmail" > "$TMP_DIRECTORY/genmail.conf"

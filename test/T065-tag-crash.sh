@@ -1,7 +1,7 @@
 #!/bin/sh
 # `tag` killed with SIGKILL between its commit and its Maildir renames. A tag change that changes
 # flags commits its tags with the renames it owes recorded, then renames the files and records their
-# new names in a second transaction (lib/renames.c). Killed anywhere in there, the next `tag` or
+# new names in a second transaction (lib/message/renames.c). Killed anywhere in there, the next `tag` or
 # `new` finishes the renames: the tag change is not lost, no file is, and the store ends exactly as
 # after an uninterrupted run. Killed before the first commit, nothing changed at all. The kills are
 # placed by test/fault-shim.c (LD_PRELOAD), at the Nth COMMIT or the Nth rename.

@@ -6,7 +6,7 @@
  *   SKEW_MESSAGE  struct maildex__parsed_message has another size
  *   SKEW_OLD      the table as it was before it had a version (entry points first)
  * Only the loader may look at them: calling into a refused module is the crash the check prevents. */
-#include "mime.h"
+#include "mime/mime.h"
 
 #if defined(SKEW_OLD)
 const struct {

@@ -1,10 +1,10 @@
-/* Fuzzes the date parser (lib/parse-time.c) with the input, up to its first NUL, as the text after
+/* Fuzzes the date parser (lib/query/parse-time.c) with the input, up to its first NUL, as the text after
  * `date:` and as one date with each rounding, in UTC and in two zones with daylight saving (Helsinki, and
  * Lord Howe's half-hour shift), given as POSIX rules so no zone file is read. Checked: a return code from
- * parse-time.h with its message, and *t, *from, *to left alone on failure. */
+ * query/parse-time.h with its message, and *t, *from, *to left alone on failure. */
 #include "fuzz.h"
 
-#include "../../lib/parse-time.h"
+#include "query/parse-time.h"
 
 #include <string.h>
 #include <talloc.h>

@@ -1,11 +1,11 @@
-/* Fuzzes the Message-ID and References parser (lib/message-id.c). The input, up to its first NUL, is
+/* Fuzzes the Message-ID and References parser (lib/mime/message-id.c). The input, up to its first NUL, is
  * split at its first newline: the part before is a References value, the part after an In-Reply-To
- * value, and the whole is also read as one id, strictly and not. Checked: the promises of message-id.h
+ * value, and the whole is also read as one id, strictly and not. Checked: the promises of mime/message-id.h
  * (a strict id holds no blank and no '>', a list's walk always advances, the referenced ids are
  * distinct and never the message's own, the parent is never the message itself). */
 #include "fuzz.h"
 
-#include "../../lib/message-id.h"
+#include "mime/message-id.h"
 
 #include <glib.h>
 #include <string.h>

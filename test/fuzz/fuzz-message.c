@@ -1,10 +1,10 @@
-/* Fuzzes the message parser (lib/message-parse.c, with gmime, html-text.c and message-id.c) with the
- * input as a whole mail file. Checked: a return code from message-parse.h with its error string, and on
- * success every field message-parse.h promises: strings set and valid UTF-8, the reference list
+/* Fuzzes the message parser (lib/mime/parse.c, with gmime, mime/html-text.c and mime/message-id.c) with the
+ * input as a whole mail file. Checked: a return code from mime/parse.h with its error string, and on
+ * success every field mime/parse.h promises: strings set and valid UTF-8, the reference list
  * NULL-terminated without the message's own id, a parent that is not the message itself. */
 #include "fuzz.h"
 
-#include "../../lib/message-parse.h"
+#include "mime/parse.h"
 
 #include <glib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
-/* Fuzzes the query parser (lib/query-parse.c) with the input as query text, up to its first NUL, and
+/* Fuzzes the query parser (lib/query/parse.c) with the input as query text, up to its first NUL, and
  * with a few named queries defined (one cyclic, one broken), so query: expansion is reached. Every date:
  * value of a tree that parses goes on to the date-range parser, as the planner hands it. Checked: the
  * result or the error is set as query.h says, and the tree keeps its shape (operators with enough
  * children, values never NULL, depth within MAILDEX__QUERY_MAX_DEPTH). */
 #include "fuzz.h"
 
-#include "../../lib/parse-time.h"
-#include "../../lib/query.h"
+#include "query/parse-time.h"
+#include "query/ast.h"
 
 #include <string.h>
 #include <talloc.h>

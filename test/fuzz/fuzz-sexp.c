@@ -1,4 +1,4 @@
-/* Fuzzes the S-expression query syntax (lib/sexp-read.c, lib/query-sexp.c) with the input as query text,
+/* Fuzzes the S-expression query syntax (lib/query/sexp-read.c, lib/query/sexp.c) with the input as query text,
  * up to its first NUL, with saved queries defined that take parameters, call each other, call themselves
  * and double their argument, and named infix queries for (query ...), so every path of the conversion is
  * reached. Checked: the reader and the conversion agree (a text the reader refuses is "invalid
@@ -7,9 +7,9 @@
  * the date parser as the planner hands them. */
 #include "fuzz.h"
 
-#include "../../lib/parse-time.h"
-#include "../../lib/query.h"
-#include "../../lib/sexp-read.h"
+#include "query/parse-time.h"
+#include "query/ast.h"
+#include "query/sexp-read.h"
 
 #include <string.h>
 #include <talloc.h>

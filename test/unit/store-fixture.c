@@ -3,9 +3,9 @@
  * tables here, so a change to keys, threads, tags or text reaches the work bounds measured on it. */
 #include "store-fixture.h"
 
-#include "maildir.h"
-#include "store.h"
-#include "vm-steps.h"
+#include "util/maildir.h"
+#include "message/write.h"
+#include "store/vm-steps.h"
 #include "test.h"
 
 #include <math.h>
@@ -228,7 +228,7 @@ struct work fixture_work_done(maildex_db_t *db)
     sqlite3_db_status(db->sql, SQLITE_DBSTATUS_CACHE_HIT, &hit, &hi, 1);
     sqlite3_db_status(db->sql, SQLITE_DBSTATUS_CACHE_MISS, &miss, &hi, 1);
     w.pages = (int64_t) hit + miss;
-    /* Parts read on a second connection (lib/side-read.c) are the query's work too. */
+    /* Parts read on a second connection (lib/query/side-read.c) are the query's work too. */
     w.steps += db->side_steps;
     w.pages += db->side_pages;
     sqlite3_trace_v2(db->sql, 0, NULL, NULL);

@@ -8,7 +8,7 @@
 #ifndef MAILDEX_STORE_FIXTURE_H
 #define MAILDEX_STORE_FIXTURE_H
 
-#include "maildex-private.h"
+#include "store/maildex-private.h"
 
 /* The store of n messages, opened read-only (built on first use, then reopened). Close it with
  * maildex_db_close. */

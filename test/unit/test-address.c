@@ -1,8 +1,8 @@
-/* maildex_query_addresses (lib/address.c): notmuch's de-duplication and counts, the reading order,
+/* maildex_query_addresses (lib/read/addresses.c): notmuch's de-duplication and counts, the reading order,
  * and where the mailboxes come from: the addresses table, or a message's file when the row is
  * missing (a database indexed before the table existed), never a file when the row is there. The
  * stores are small Maildirs written here and indexed by maildex_index, as `maildex new` would. */
-#include "maildex-private.h"
+#include "store/maildex-private.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The database handle: creation, migrations, refusal of newer schemas, the statement cache,
  * transactions, revision and database-stored config. */
-#include "maildex-private.h"
+#include "store/maildex-private.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* Unit tests for the "maildex" FTS5 tokenizer (lib/fts-tokenizer.c): the token streams it emits, and which
+/* Unit tests for the "maildex" FTS5 tokenizer (lib/sqlext/tokenizer.c): the token streams it emits, and which
  * rows exact, stemmed, phrase, prefix and column queries find in an in-memory FTS5 table. */
-#include "../../lib/fts-tokenizer.h"
+#include "sqlext/tokenizer.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
-/* Unit tests for lib/message-id.c: Message-IDs, References and In-Reply-To read as notmuch 0.37 reads
+/* Unit tests for lib/mime/message-id.c: Message-IDs, References and In-Reply-To read as notmuch 0.37 reads
  * them. The strict cases are notmuch's own test/T710-message-id.sh, ported line for line (that test
  * runs notmuch's helper, not ours); the others pin notmuch's quirks, checked against notmuch 0.37.
- * This program links message-id.c alone, without gmime. */
+ * This program links mime/message-id.c alone, without gmime. */
 #include "test.h"
 
-#include "../../lib/message-id.h"
+#include "mime/message-id.h"
 
 #include <stdlib.h>
 #include <talloc.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/message-parse.c and lib/html-text.c: the notmuch-compatible extraction of ids,
+/* Unit tests for lib/mime/parse.c and lib/mime/html-text.c: the notmuch-compatible extraction of ids,
  * parents, headers, body text, attachments and MIME types, and robustness on hostile input. The
  * messages are written inline so each test shows exactly the bytes it feeds in. */
 #ifndef _GNU_SOURCE
@@ -6,8 +6,8 @@
 #endif
 #include "test.h"
 
-#include "../../lib/html-text.h"
-#include "../../lib/message-parse.h"
+#include "mime/html-text.h"
+#include "mime/parse.h"
 
 #include <gmime/gmime.h>
 
@@ -1032,7 +1032,7 @@ static int parse_corpus_file(const char *path, const struct stat *sb, int type, 
 
 /* ---- mailboxes for `address` ---------------------------------------------------------------------- */
 
-/* A stored mailbox list (message-address.h) as "name|address|name-addr;" per mailbox. */
+/* A stored mailbox list (mime/addresses.h) as "name|address|name-addr;" per mailbox. */
 static char *mailboxes(const char *data, size_t len)
 {
     char *out = talloc_strdup(test_ctx, "");
@@ -1086,7 +1086,7 @@ TEST(mailboxes_decoded_then_parsed)
     done();
 }
 
-/* message-address.c skips gmime's rendering for plain names and addresses, taking it to be
+/* mime/addresses.c skips gmime's rendering for plain names and addresses, taking it to be
  * `name <address>`: gmime must agree for every kind of plain pair, and a pair that is not plain must
  * keep gmime's own rendering. */
 TEST(mailboxes_plain_pairs_render_as_gmime_renders_them)

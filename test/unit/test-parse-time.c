@@ -1,10 +1,10 @@
-/* Unit tests for lib/parse-time.c: notmuch's T490 date parser cases, `date:` ranges against a fixed "now"
+/* Unit tests for lib/query/parse-time.c: notmuch's T490 date parser cases, `date:` ranges against a fixed "now"
  * (Monday 2024-01-15 12:34:56 UTC) in UTC and in Helsinki time, the errors notmuch reports, and garbage that
  * must never crash. Expected instants are written as ISO 8601 text with an explicit offset and converted by
  * GLib's ISO parser, not by the code under test. */
 #include "test.h"
 
-#include "parse-time.h"
+#include "query/parse-time.h"
 
 #include <glib.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
-/* parts-prefetch.c: reading a thread's files ahead on a second thread changes nothing but the time.
+/* read/prefetch.c: reading a thread's files ahead on a second thread changes nothing but the time.
  * A thread of 40 messages (plain, multipart/alternative, an attachment, a multipart/signed part, a
  * message whose first copy is gone, one whose only file is gone, one whose file is now empty) is read
  * through maildex_message_parts with and without a read-ahead, in show's order and in reverse, with
  * the default options, verify + decrypt, and --body=false: every tree, status and error message must
  * be the same, the other thread must have handed parses over, and a read-ahead freed half-read must
  * leave nothing behind (the suite's AddressSanitizer run checks that). */
-#include "parts-prefetch.h"
-#include "search.h"
+#include "read/prefetch.h"
+#include "read/search.h"
 #include "test.h"
 
 #include <glib.h>

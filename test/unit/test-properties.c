@@ -3,7 +3,7 @@
  * message by its Message-ID, atomic sections, read snapshots, the database's config listed by prefix,
  * and compaction keeping every row while it shrinks the file (both ways: copying before it takes the
  * write lock, and holding it throughout, which maildex__compact reaches). */
-#include "maildex-private.h"
+#include "store/maildex-private.h"
 #include "test.h"
 
 #include <stdio.h>

@@ -7,15 +7,15 @@
  * algebra of their parts' results. S-expression queries plan as the infix queries they equal, and the
  * terms only they can say (wildcards on boolean fields, any word of a field) keep the same bounds.
  * Properties (property:) are one of the parts. Work is VM steps of every statement plus pages read. */
-#include "fts-prefix.h"
-#include "fts-tokenizer.h"
-#include "fts-words.h"
-#include "maildex-private.h"
-#include "query-plan.h"
-#include "query.h"
+#include "query/fts-prefix.h"
+#include "sqlext/tokenizer.h"
+#include "query/fts-words.h"
+#include "store/maildex-private.h"
+#include "query/plan.h"
+#include "query/ast.h"
 #include "store-fixture.h"
 #include "test.h"
-#include "vm-steps.h"
+#include "store/vm-steps.h"
 
 #include <glib.h>
 #include <inttypes.h>
@@ -405,7 +405,7 @@ TEST(hard_queries_cost_the_sum_of_their_parts)
 
 /* An XOR of two prefixes: the same keys as the plan of the same sets written out. Each prefix is a
  * set read word by word (the next test); a prefix that FTS5 must answer (one in a conjunction) is
- * read on a second connection and core (lib/side-read.c), and the side's work is counted as the
+ * read on a second connection and core (lib/query/side-read.c), and the side's work is counted as the
  * query's. */
 TEST(xor_of_prefixes_reads_a_part_on_the_side)
 {
@@ -516,8 +516,8 @@ TEST(xor_of_words_reads_each_word_once_when_every_match_is_read)
     maildex_db_close(db);
 }
 
-/* A lone prefix is read word by word (lib/fts-prefix.c) from the words its segment pages list
- * (lib/fts-words.c): every word the word list (fts5vocab) has, and exactly the keys FTS5's own prefix
+/* A lone prefix is read word by word (lib/query/fts-prefix.c) from the words its segment pages list
+ * (lib/query/fts-words.c): every word the word list (fts5vocab) has, and exactly the keys FTS5's own prefix
  * finds: in every column from the pages' doclists, in one through FTS5 as exact terms, half of a
  * heavy prefix's words on the side. A prefix the tokenizer might fold otherwise than lower-casing
  * ASCII is left to FTS5, and so is every prefix inside a write transaction, whose words may not be

@@ -1,8 +1,8 @@
-/* Unit tests for lib/query-parse.c: the notmuch query language to AST, checked through the S-expression
+/* Unit tests for lib/query/parse.c: the notmuch query language to AST, checked through the S-expression
  * rendering (maildex__qnode_to_string). Covers compat reference §1.2, §1.3 and §3.3-3.5: prefixes,
  * operators and precedence, same-prefix OR grouping, quoting, regexes, wildcards, thread subqueries,
  * named queries, syntax errors, and inputs that must not crash or exhaust the stack. */
-#include "../../lib/query.h"
+#include "query/ast.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* Unit tests for notmuch's S-expression query syntax: the reader (lib/sexp-read.c) on sfsexp's rules,
- * and the conversion (lib/query-sexp.c) into the tree the infix parser makes, checked through its
+/* Unit tests for notmuch's S-expression query syntax: the reader (lib/query/sexp-read.c) on sfsexp's rules,
+ * and the conversion (lib/query/sexp.c) into the tree the infix parser makes, checked through its
  * S-expression rendering (maildex__qnode_to_string): every field, and/or/not, starts-with, regex,
  * of/matching, infix, named and saved queries, macros, ranges, notmuch's error messages, and hostile
  * input (deep nesting, unbalanced parentheses, huge atoms, macros that expand without end) that must not
  * crash, exhaust the stack or take more than linear time. */
-#include "../../lib/query.h"
-#include "../../lib/sexp-read.h"
+#include "query/ast.h"
+#include "query/sexp-read.h"
 #include "test.h"
 
 #include <glib.h>

@@ -2,10 +2,10 @@
  * summaries as notmuch computes them, and the work bound (EXPLAIN QUERY PLAN without a temp B-tree for
  * ORDER BY; VM steps for --limit=50 queries that do not grow from 10k to 100k messages). Stores are built
  * with direct SQL, as `maildex new` would fill them (sql/0001-schema.sql). */
-#include "maildex-private.h"
-#include "query-plan.h"
-#include "query.h"
-#include "vm-steps.h"
+#include "store/maildex-private.h"
+#include "query/plan.h"
+#include "query/ast.h"
+#include "store/vm-steps.h"
 #include "test.h"
 
 #include <glib.h>

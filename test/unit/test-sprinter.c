@@ -4,7 +4,7 @@
  * Expected escapes are computed here from the rules, not by calling the printers' own tables. */
 #include "test.h"
 
-#include "../../cli/sprinter.h"
+#include "print/sprinter.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* thread-tree.c: a thread's messages arranged as notmuch 0.37 arranges them for show, on hand-made
+/* read/thread-tree.c: a thread's messages arranged as notmuch 0.37 arranges them for show, on hand-made
  * message objects with their In-Reply-To parents and References given here (the callback stands in for
  * reading the files). Each case prints the tree as "id(reply reply(...))" and checks it, and which
  * messages needed their references read. */
-#include "search.h"
+#include "read/search.h"
 #include "test.h"
 
 #include <stdlib.h>

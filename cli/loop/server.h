@@ -1,0 +1,70 @@
+/* server.h: `maildex server`, the protocol of doc/protocol.md on a libuv loop. A client (an editor
+ * over the server's stdin and stdout, or anyone over the Unix socket) sends request lines of JSON,
+ * each a maildex command's argv; the server runs the command inside its own process, on a thread of
+ * its own with the request's own streams (cli_run with cli->in, out, err), and sends what it prints
+ * back in frames tagged with the request's id. Readers (commands that open the database read-only)
+ * run at once, each on its own SQLite connection; every other command waits for the one before it,
+ * in the order received. With --watch, the watch (cli/loop/watch.h) indexes on the same loop and clients
+ * that subscribed hear of each round.
+ *
+ * server.c holds the clients and the order requests run in; server-request.c one request's streams
+ * and thread; cmd-server.c the command's options, the socket and the signals. */
+#ifndef MAILDEX_CLI_SERVER_H
+#define MAILDEX_CLI_SERVER_H
+
+#include "cli.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <uv.h>
+
+struct server;
+struct client;
+
+/* One request: what the client asked, and the thread and pipes that run it (server-request.c). */
+struct request {
+    struct server *server;
+    struct client *client; /* NULL once the client is gone: what it printed goes nowhere */
+    int64_t id;
+    char **argv;           /* argv[0] is the program name, as cli_run wants it */
+    int argc;
+    GBytes *input;         /* the command's stdin */
+    bool writer;           /* runs after the writer before it ends */
+    bool started, cancelled_by_client;
+    volatile int cancel;   /* the command's cli->interrupted */
+    struct cli cli;        /* the thread's; cli.db read by a cancel under db_lock */
+    GMutex db_lock;
+    int status;            /* cli_run's, written by the thread before it closes its streams */
+    uv_pipe_t out, err;    /* the read ends of the command's stdout and stderr */
+    int open_handles;
+    GString *err_text;
+    struct request *next;  /* in the server's queue of writers waiting to run */
+};
+
+/* What a request hands its client (server.c). */
+void server_request_output(struct request *r, const char *data, size_t len);
+void server_request_ended(struct request *r, int status, const char *err, size_t err_len);
+
+/* Starts r: its stdin as a memfd, pipes for its stdout and stderr read on the loop, a thread that
+ * runs cli_run. Returns 0, or -1 with *why set (a static string) when it could not start. */
+int request_start(struct request *r, uv_loop_t *loop, const char **why);
+
+/* Asks a started request to stop: `new` commits its batch and ends, anything else has its SQLite
+ * statements interrupted. What it prints from now on is dropped. */
+void request_cancel(struct request *r);
+
+/* Stops reading r's output (the client is slow to take it) and starts again. */
+void request_pause(struct request *r);
+void request_resume(struct request *r);
+
+struct server_options {
+    const char *socket_path; /* NULL: stdin and stdout */
+    bool watch, hooks;
+    unsigned debounce_ms;
+};
+
+/* Serves until stdin ends (no socket), or SIGTERM or SIGINT, then lets the writer in hand finish.
+ * Returns the exit status. */
+int server_run(struct cli *cli, const struct server_options *opts);
+
+#endif

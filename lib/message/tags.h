@@ -1,0 +1,35 @@
+/* tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the
+ * number of message_tags rows (the planner reads it to choose the driving index) and stamps
+ * messages.lastmod. Callers hold the write transaction. The public tagging API (tag/tag-query.c)
+ * builds on these. */
+#ifndef MAILDEX_MESSAGE_TAGS_H
+#define MAILDEX_MESSAGE_TAGS_H
+
+#include "store/maildex-private.h"
+
+/* Sets *id to the tag's id, creating the tag when create is true; 0 when it does not exist. */
+maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool create, int64_t *id);
+
+/* Adds (add = true) or removes a tag; *changed (may be NULL) tells whether anything changed. */
+maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const char *name, bool add,
+                                      bool *changed);
+
+/* Tags a message that was just inserted (no tag yet, lastmod already current): one insert per tag. */
+maildex_status_t maildex__message_tag_new(maildex_db_t *db, int64_t message,
+                                          const char *const *tags, size_t n);
+
+/* tags.messages changes are kept in memory during a transaction and written once per tag before it
+ * commits (db.c calls these); a rollback forgets them and the cached tag ids. */
+maildex_status_t maildex__tags_before_commit(maildex_db_t *db);
+void maildex__tags_after_rollback(maildex_db_t *db);
+void maildex__tags_free(maildex_db_t *db);
+
+/* Removes every tag of a message (before the message itself is deleted). */
+maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message);
+
+/* notmuch's maildir_flags_to_tags: the union of the ":2," flags of the message's files that sit in a
+ * Maildir's cur/ or new/ decides draft, flagged, passed, replied and unread. A file in new/ without
+ * info counts as "no flags"; when no file has Maildir info, the tags are left alone. */
+maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message);
+
+#endif
