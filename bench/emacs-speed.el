@@ -1,4 +1,5 @@
 ;;; emacs-speed.el --- notmuch.el's common workflows, timed, for bench/emacs-speed  -*- lexical-binding: t -*-
+;; SPDX-License-Identifier: GPL-3.0-or-later
 
 ;; Loaded by bench/emacs-speed in `emacs --batch -Q', once per run and program: it loads Debian's
 ;; notmuch.el, points `notmuch-command' at the program, and times what a person waits for, from the

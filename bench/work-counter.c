@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench/work-counter: how much work a `--limit=50` query costs inside the library, without process
  * start-up, page-cache or scheduler noise. For each query and each database given it runs the query
  * through the public API (maildex.h) as `maildex search` does -- the newest 50 messages with their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h: what the command files share.
  *
  * How to add a command, in five steps:

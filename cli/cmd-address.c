@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex address`: notmuch 0.37's address command (notmuch-search.c, notmuch_address_command): the
  * senders and/or recipients of the matching messages, each mailbox or address once or counted, in
  * text, text0, JSON or S-expressions, byte for byte as notmuch prints them (notmuch-compat.md 2.8).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex compact`: notmuch 0.37's compact (notmuch-compact.c). --backup=DIR keeps the database as it
  * was in DIR (a new directory, as notmuch wants it), --quiet prints nothing; otherwise notmuch's
  * lines and the sizes before and after. How the database is rebuilt and swapped without a reader

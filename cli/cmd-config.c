@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex config get|set|list`: notmuch's semantics. An unset key prints nothing and exits 0; a list
  * prints one value per line; set with several values writes a list, with none removes the key, and
  * creates a config file that --config or an environment variable names but that does not exist yet;

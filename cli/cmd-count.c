@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex count`: notmuch 0.37's count command (notmuch-count.c): the number of matching messages,
  * threads or files, one query from argv or one per input line with --batch (an empty line counts
  * everything), optionally followed by the database UUID and revision (--lastmod). Counting is the

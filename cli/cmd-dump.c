@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex dump`: notmuch 0.37's dump (notmuch-dump.c). A header, the database's config ("#@"), then
  * each matching message's tags and properties ("#="), one line each, in the batch-tag or sup format
  * (notmuch-compat.md 5.2). Everything is read in one read transaction, so a dump written while `new`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex help [COMMAND]` and `--help`: the command list, or one command's usage. The full text is
  * the man page; this is the reminder that works without it. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex insert`: notmuch 0.37's insert command (notmuch-insert.c), what notmuch.el's Fcc and
  * drafts run: the message on standard input is delivered into a Maildir folder of the mail root and
  * indexed with new.tags and the +TAG/-TAG arguments (maildex_insert does both), then the post-insert

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex new`: run the pre-new hook, index the mail root (maildex_index), report as notmuch does
  * (--debug: the run's decisions, in notmuch's words), run the post-new hook. The database is open for
  * writing only between the two hooks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex reindex QUERY`: re-parse the files of the matching messages and re-index them, keeping
  * their tags (maildex_reindex). Prints nothing on success, as notmuch. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex reply`: notmuch 0.37's reply command (notmuch-reply.c): for each message of a query, the
  * headers of a reply (recipients without the user's own addresses, From the user's address the mail
  * came to, Re: subject, In-Reply-To, References) and the quoted original, or the headers alone, or

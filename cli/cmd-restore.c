@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex restore`: notmuch 0.37's restore (notmuch-restore.c). Reads a dump (batch-tag or sup,
  * gzip-compressed or not: zlib tells) and gives every message it names the tags it lists (or adds
  * them, with --accumulate), its properties, and the database the config lines; Maildir flags follow

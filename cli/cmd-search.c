@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex search`: notmuch 0.37's search command (notmuch-search.c): --output=summary|threads|
  * messages|files|tags in text, text0, JSON or S-expressions, byte for byte as notmuch prints them
  * (notmuch-compat.md 2.3, 2.4). Results are printed as the library finds them. The query helpers at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex server`: answer requests (doc/protocol.md) on stdin and stdout, for the editor that
  * started it, or on a Unix socket (--listen: $XDG_RUNTIME_DIR/maildex/socket; --socket=PATH), with
  * the watch indexing beside them when asked (--watch). cli/loop/server.c does the serving; this file the

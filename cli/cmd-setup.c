@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex setup`: writes the configuration file. Without options it asks notmuch's questions on
  * stdin, terminal or not, with the current values as defaults, and writes only what was answered, so
  * the file is the one notmuch's setup writes (its comments too, config-template.c); with options it

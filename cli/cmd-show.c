@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex show`: notmuch 0.37's show command (notmuch-show.c): threads, or messages, of a query in
  * JSON, S-expressions, text, raw or mbox, nested as notmuch nests them (notmuch-compat.md 2.5). This
  * file reads the options, picks the mode (one message for --part, --duplicate and raw; threads; or

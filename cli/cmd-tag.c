@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex tag`: notmuch 0.37's tag command (notmuch-tag.c, tag-util.c). Tag changes from the command
  * line (`+TAG -TAG ... [--] QUERY`) or, with --batch, one change per input line in notmuch's batch
  * syntax (tags hex-encoded, `--` optional, the query as written), which is what notmuch.el sends for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex watch`: index mail as it lands (cli/loop/watch.c does the watching) until SIGTERM or SIGINT,
  * which end the round in hand, commit and exit 0. Without --foreground it detaches once the watch has
  * started, so a failure to start is still reported with its exit status. */

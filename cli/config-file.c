@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Config lookup, reading, defaults and writing (see config-file.h). It must not open the database:
  * database-stored config is the library's business. */
 #include "config-file.h"

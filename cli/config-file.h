@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config-file.h: finding and reading the user's configuration, and where the database lives.
  *
  * The file is GLib's key-file format with notmuch's keys, found in this order (DESIGN §2): --config,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The comments notmuch's setup writes into a configuration file (notmuch-config.c's
  * toplevel_config_comment and group_comment_table, word for word), so that a file `setup` writes is
  * the file notmuch's would be and notmuch users find the comments they know. It must not decide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex` with no command, as notmuch with none: without a config file it runs `setup` (on stdin,
  * terminal or not); with one but no database it says to run `new`; with both it prints the command
  * list. It must not create anything itself: setup and new do. */

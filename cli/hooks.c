@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Finding and running hooks (see hooks.h). The database is never held open for writing while a hook
  * runs, so a hook may itself run `maildex tag`; callers make sure of that. This file knows no hook
  * by name: a new moment is one more hook_run() call. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hooks.h: notmuch's hook contract (notmuch-hooks(5)). A hook is an executable named for its moment
  * (pre-new, post-new, post-insert: any name works) in the hook directory, the first of: database.hook_dir;
  * $XDG_CONFIG_HOME/notmuch/<profile>/hooks; notmuch's database directory's hooks/ (<database.path>/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The decryption policy of the commands that index (new, insert, reindex): notmuch's shared indexing
  * option --decrypt and its config key index.decrypt (notmuch-config(1)), as the library's
  * maildex_decrypt_t. notmuch names the policies differently here than show does: indexing's "true"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex's entry point: the command table, global options (--config, --version, --help), loading
  * the config, the shared start-up every command gets through cli_start(), and external commands
  * (`maildex foo` runs maildex-foo or notmuch-foo). Commands never repeat this set-up, and this file

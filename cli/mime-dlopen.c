@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The message parser loaded as a module (see lib/mime/mime.h), for the command line only: it defines the
  * library's maildex__mime() for the one program that does not link the parser. The module is
  * $MAILDEX_MIME_MODULE, else MAILDEX_MIME_DEFAULT, fixed when the program is linked: $(pkglibdir) for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The option parser behind every command (see options.h). */
 #include "options.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options.h: declarative command-line options, notmuch's style. A command lists its options in a table;
  * options_parse() accepts `--name=value`, `--name:value`, `--name value` (a keyword only when value is
  * one of its keywords), `--name` (booleans, or the first keyword), `--no-name` (booleans), and stops

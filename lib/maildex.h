@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex.h: the whole public API of libmaildex.
  *
  * If it does not appear in this file, it is not a published API. The library is synchronous and pure: it

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- maildex schema, version 1. Applied by lib/store/migrate.c in one transaction; later changes are new files
 -- (sql/0002-name.sql, ...), never edits to this one once released.
 --

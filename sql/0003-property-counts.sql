@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- How many messages carry each property key=value, kept by triggers as properties come and go. The
 -- planner reads it to choose the driving side of a query with property: as it reads tags.messages:
 -- a count of the rows would stop at 1,000 and then lose to any stored size, so that a property on

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- The mailboxes notmuch's `address` command prints, kept so that it never opens a mail file: for each
 -- message (id = messages.id, like fts_text) the mailboxes of its From header (sender) and of its To, Cc
 -- and Bcc headers in that order (recipients), each header decoded and parsed by gmime as notmuch

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Maildir renames that a committed tag change still owes (lib/message/renames.c). A tag change that changes
 -- a message's flags commits its tags together with one row here per file to rename; the files are
 -- renamed after that commit, and the next transaction points their rows at the new names and

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- User-defined fields (notmuch's index.header.PREFIX=Header): a seventh full-text column, fields, holding
 -- for each configured header present in a message its prefix and decoded value, as
 -- "\x02PREFIX\x02value" segments (lib/mime/parse.h, user_text). The maildex tokenizer indexes a

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- The text kept for exact deletes (fts_text, 0001; its fields column, 0006) with its body deflated: stored as it was, that copy
 -- was 40% of the database. The table becomes `texts`, whose body is a BLOB when packed (a 4-byte
 -- length, then zlib's stream: lib/sqlext/text-pack.c) and TEXT when short; `fts_text`, the name the FTS5 table

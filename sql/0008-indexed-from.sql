@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- The From header of the copy a message was indexed from (its first file indexed, or the file
 -- `reindex` read), which notmuch keeps in its database and prints where show names the sender (text's
 -- summary line, mbox's "From " line, reply's attribution), whichever copy it shows. A row is kept only

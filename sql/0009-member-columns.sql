@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- What a thread summary reads of each member beside its row: its tags (their ids joined by commas in
 -- the order of message_tags_message, ascending; NULL for none) and its number of files. A summary of
 -- 50 threads reads every member of each (hundreds of messages), and two index ranges more per member

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Turns sql/NNNN-name.sql files into lib/sql-embedded.c: an array of { version, name, text } in the
 # order given on the command line (the Makefile lists them in version order). Bytes other than
 # printable ASCII are written as octal escapes so any SQL survives as a C string.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test library itself and the binary's most basic contract.
 . "$(dirname "$0")/test-lib.sh"
 

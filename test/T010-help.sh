@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # help, --help, and the --format-version gate every structured command shares.
 . "$(dirname "$0")/test-lib.sh"
 

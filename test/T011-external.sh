@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # External commands: `maildex NAME` for a NAME that is no command of maildex runs maildex-NAME, else
 # notmuch-NAME, from $PATH, with the arguments after NAME and NOTMUCH_CONFIG and MAILDEX_CONFIG
 # naming the config file in use (notmuch runs notmuch-NAME the same way: T405-external).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `config get|set|list` with notmuch's semantics, against maildex's and notmuch's config locations.
 . "$(dirname "$0")/test-lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Where the config and the database are, as notmuch 0.37 finds them: profiles, the XDG places,
 # database.path and database.mail_root, a database.path that is a link to the mail root; what
 # `config` lists and how values and files are written; `setup` and the program run with no command.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The parser module (maildex-mime.so, lib/mime/mime.h): which one the program loads, and the refusal, with a
 # message naming the file and what differs, of a module built from another version of maildex. The
 # wrong modules are test/mime-skew.c, built by `make check`.

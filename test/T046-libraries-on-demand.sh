@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The libraries loaded on first use rather than at start-up (doc/performance.md, "Process start"):
 # libstemmer when a word is stemmed (lib/sqlext/stemmer.c), libuv when `watch` or `server` starts an event
 # loop (cli/loop/uv-lazy.c). A command that does not need one never maps it; a copy that cannot be loaded

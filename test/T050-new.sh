@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex new`: scanning, output, tags from flags, renames, removals, duplicates, threads.
 . "$(dirname "$0")/test-lib.sh"
 test_require sqlite3

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Errors about the database that say what and where: a first `new` that cannot create the database's
 # directory, a database file that is garbage or lost its tail, and SQLite errors that reach the user.
 # Each message names the file, the reason and what to do; the exit status is notmuch's (1).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Something that cannot be read is not something that is gone. A folder or file that exists but
 # cannot be opened (chmod 000, an I/O error) keeps its messages and their tags, gets one warning naming
 # it and the reason, and makes `new` exit as notmuch does (1 for a directory, 75 for a file); the run

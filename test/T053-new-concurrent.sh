@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writers wait for each other, readers never make them wait. Two `new` runs at once: the second takes
 # the indexer lock before it scans, waits for the first (saying so on a terminal) and then sees the
 # first one's work, so both exit 0 and every message is added once. `tag` during a first index takes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex new` on messages whose line ends are not LF or CRLF: every line ending in CR CR LF (a CRLF
 # file converted once more), only the empty line before the body so, CR only, and CRLF, LF and CR
 # mixed in one file; LF and CRLF files beside them as the control. The files are written here byte for

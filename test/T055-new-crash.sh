@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex new` killed with SIGKILL at several moments, then restarted from the killed state, ends with
 # the same store as one uninterrupted run: same messages, tags, files, thread partition, ghosts and
 # recorded directory mtimes, and an intact database. After every kill the database is readable.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex new` on hostile input, all generated here: an empty file, random bytes, NUL bytes in
 # headers and body, a 2 MB header line, 200-level multipart nesting, a 20 MB base64 attachment, a
 # FIFO, a symlink loop, a dangling symlink, a directory named like a message inside cur/, names with a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The pre-new and post-new hooks of `maildex new` (doc/hooks.md): where they are looked up, how they
 # run (no arguments, MAILDEX_CONFIG and NOTMUCH_CONFIG set, the caller's directory), what their
 # failure does, --no-hooks; and the examples shipped in hooks/.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex reindex QUERY`: re-parses files and keeps tags.
 . "$(dirname "$0")/test-lib.sh"
 test_require sqlite3

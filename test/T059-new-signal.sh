@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # SIGTERM and SIGINT during `maildex new`: the batch in hand is committed, the run says so and exits
 # non-zero, and the next run finishes the job.
 . "$(dirname "$0")/test-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `count`: messages, threads and files, --batch (an empty line counts everything), --lastmod, and the
 # exclusion, on the three-message thread of notmuch-compat.md 2.2 (expected numbers from 2.6).
 . "$(dirname "$0")/test-lib.sh"

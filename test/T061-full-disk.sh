@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes that fail for want of room (a full disk, or here a file size limit: `ulimit -f` makes every
 # write past it fail as ENOSPC would, without a filesystem to fill). `new` and `tag` exit 1 with a
 # message naming the database and saying what to do; what was committed before stays whole, tags

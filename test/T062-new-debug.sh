@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex new` where notmuch's T050 looks: --debug prints the walk's decisions in notmuch's words
 # (ignored entries, files and directories queued for removal, "passed" or "leftover" as notmuch's
 # merge of the listing with the database meets them); new.ignore names and POSIX regexes are matched

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writers wait for each other and lose nothing. A write waits for SQLite's write lock (up to a
 # minute) and an indexer for another indexer (up to ten minutes), saying on a terminal which maildex
 # writer it waits for; `new` lets a waiting write in between two of its batches, so a tag during a

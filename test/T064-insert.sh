@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `insert`: notmuch.el's Fcc and drafts (`insert --folder=sent +sent -unread -inbox`, `insert
 # --create-folder --folder=drafts +draft`). The message from stdin lands in the folder's new/, or in
 # cur/ with the flags its tags imply, byte for byte (an mbox "From " line aside), mode 0600; it is

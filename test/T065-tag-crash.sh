@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `tag` killed with SIGKILL between its commit and its Maildir renames. A tag change that changes
 # flags commits its tags with the renames it owes recorded, then renames the files and records their
 # new names in a second transaction (lib/message/renames.c). Killed anywhere in there, the next `tag` or

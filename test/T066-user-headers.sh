@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # User-defined fields (notmuch's index.header.PREFIX=Header): the header's value is searchable as
 # PREFIX:word, only there; config set checks the prefix with notmuch's messages; reindex picks up a
 # newly configured field.

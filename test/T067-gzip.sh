@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gzip-compressed mail files (notmuch 0.37's .gz messages): indexed, searched and shown decompressed,
 # found again after being compressed in place (a rename), kept through dump and restore.
 . "$(dirname "$0")/test-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex watch` (doc/watch.md): mail delivered, flagged, moved between folders and deleted is seen
 # by search within a second; a folder made while watching is indexed; a lost event (a simulated
 # inotify overflow) and a directory that cannot be watched lead to full passes that leave the store

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `tag`: changes from the command line and from --batch (notmuch's hex-encoded batch lines, what
 # notmuch.el sends), --remove-all, the errors notmuch gives, excluded messages, the revision, and
 # Maildir flag synchronisation: files renamed to the flags of their tags, a file in new/ moving to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `search`: every --output in text, text0, JSON and S-expressions, byte for byte as notmuch 0.37 prints
 # them for the three-message thread of notmuch-compat.md 2.2 (the expected outputs are that section's,
 # checked against the real notmuch); sort, limit, offset, exclusion, duplicates and errors.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `--query=sexp` (notmuch-sexp-queries(7)) on every command that takes a query: search, count (and
 # --batch), tag (and --batch), reindex; saved queries and macros from the config file and from the
 # database (squery.NAME), notmuch's two error lines and exit status for a bad query, the infix sexp:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `address`: senders and recipients of test/corpora/sample and three messages with odd address
 # headers (an encoded word decoding to a comma, groups, quotes and backslashes in names, one address
 # in two cases), byte for byte as notmuch 0.37 prints them: every --output, --deduplicate, sort and

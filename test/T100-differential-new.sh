@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of `new` against the real notmuch: one mail root holding a generated Maildir of
 # 5,200 files (over 5,000 messages, bench/gen) and the corpus of real odd and malformed messages is indexed by both, each
 # store is read back through its own command line (count and search only: no database peeking), and

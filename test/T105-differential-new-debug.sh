@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of `new --debug` against the real notmuch: one mail root goes through a sequence
 # of changes (new mail, files renamed and deleted before and after other names, directories renamed
 # and deleted, new.ignore names and regexes at several depths, an ignored dangling symlink, then one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of the query language, `search` and `count` against the real notmuch: a generated
 # Maildir (3,000 files, bench/gen) and the corpus of real odd and malformed messages are indexed by
 # both, then every query below goes through both tools and must give

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of the S-expression query syntax (`--query=sexp`, notmuch-sexp-queries(7)) against
 # the real notmuch: a generated Maildir (1,000 files, bench/gen) is indexed by both, then every query
 # below goes through both tools and must give the same exit status and, when both succeed, the same

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of malformed queries against the real notmuch: unbalanced parentheses, unterminated
 # quotes, stray operators, signs, quotes and apostrophes, empty groups, prefixes with nothing after
 # them, words with `..`. A generated Maildir (300 files, bench/gen) is indexed by both tools, and every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of `tag` against the real notmuch: the same generated Maildir (600 files,
 # bench/gen) in two copies, one indexed by each tool, then the same tag commands -- on the command line
 # and in --batch, with --remove-all, on flag tags and others -- run by both. After each, both stores

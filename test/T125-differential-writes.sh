@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of the write commands against the real notmuch (issue 12's sequence, the part
 # without dump and restore): one scripted sequence applied to two copies of a generated Maildir, once
 # through notmuch 0.37 and once through maildex. After every step both must agree, through their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of dump and restore against the real notmuch, on a generated Maildir (600 files,
 # bench/gen) in two copies, one indexed by each tool. Odd tags (spaces, '%', quotes, non-ASCII, the
 # empty tag, one starting with '-'), properties and a stored named query go in through one tool's

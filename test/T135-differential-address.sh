@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of `address` against the real notmuch 0.37: a generated Maildir (400 files,
 # bench/gen: quoted "Last, First" names, RFC 2047 names in three charsets, raw UTF-8 names, bare
 # addresses, lists, Cc and Bcc) and every message of the corpus of real odd and malformed messages,

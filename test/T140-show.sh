@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `show`: every format and option on test/corpora/sample, byte for byte as notmuch 0.37 prints it. The
 # expected outputs in test/expected/T140-show/ were made by the real notmuch on the same corpus and
 # config (file paths written MAIL_DIR); the table below names each and the arguments that print it.

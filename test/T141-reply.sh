@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `reply`: every format and --reply-to on test/corpora/sample, byte for byte as notmuch 0.37 prints it
 # (the expected outputs in test/expected/T141-reply/ were made by the real notmuch with the same corpus
 # and user), then how From is found when the recipients do not name the user (Delivered-To, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `show` and `reply` open the database read-only and never wait for a writer (WAL readers): while another
 # process holds SQLite's write transaction with uncommitted changes they answer at once with what was
 # committed, and while `new` indexes thousands of messages every show of a message indexed before

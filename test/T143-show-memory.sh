@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `show` streams: it prints one thread (or message) at a time and frees it before the next, so its peak
 # memory does not grow with the number of messages shown. A generated Maildir of 10,000 files (bench/gen)
 # is shown whole and its INBOX (about 1,000 messages) alone, in JSON, S-expressions, text and unthreaded,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of a duplicate Message-ID's files against the real notmuch 0.37 (T670-duplicate-mid
 # of notmuch's suite, and what it leaves out): copies whose headers differ, in one directory read in
 # inode order that is not name order, in a second directory, added by a later run where the new copy

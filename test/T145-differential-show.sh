@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of `show` and `reply` against the real notmuch 0.37: a generated Maildir (bench/gen,
 # 200 files) and every message of the corpus of real odd messages (test/corpora/real) are indexed by
 # both, then for each message both tools print

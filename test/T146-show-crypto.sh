@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # show's crypto against notmuch 0.37 with the same GNUPGHOME: on the signed and the encrypted message
 # of test/corpora/emacs (made with its throw-away keys, test-keys.asc), `--verify` gives each
 # multipart/signed part its sigstatus and the message its crypto map, `--decrypt=true` decrypts with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Decryption at index time against notmuch 0.37 with the same GNUPGHOME (notmuch-config(1) index.decrypt,
 # notmuch-properties(7)): on the encrypted message of test/corpora/emacs, whose cleartext says "4711",
 # the default (auto, no stored key) indexes no cleartext; `reindex --decrypt=true` indexes it, keeps the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # dump and restore: notmuch's formats byte for byte (batch-tag and sup, odd tags and Message-IDs hex-
 # encoded and quoted as notmuch does), --include, --output (a 0600 file, whole or not at all),
 # --gzip and gzip detected on input, --accumulate, Maildir flags following restored tags, warnings for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Message properties through the command line: set by restore's "#=" lines, searched with
 # property:KEY=VALUE, dumped after their message's tag line, kept when a file is renamed or moved and
 # by reindex (which drops the "index.*" keys, as notmuch's reindex does), gone with the message, and

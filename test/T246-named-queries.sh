@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Named queries: query.NAME from the config file and from the database (config set --database),
 # query:NAME expanding into the same query in search, count, tag and dump, nested, and a loop refused
 # with a message naming it; config get and list merging the file and the database as notmuch does

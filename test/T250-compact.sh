@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # compact: the database rebuilt without its free pages and put in place in one transaction. Nothing
 # is lost (the dump before and after is the same, searches answer the same), the file shrinks,
 # --backup=DIR keeps the old database (DIR must be new, as notmuch wants it), --quiet is quiet; readers

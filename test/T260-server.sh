@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex server` (doc/protocol.md): every command answered byte for byte as the same command run as
 # a process (stdout, stderr, status), large outputs in frames, readers that never wait for a writer,
 # writers in the order sent, cancel, bad requests, the socket (its mode, a second server refused, a

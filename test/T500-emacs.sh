@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # notmuch.el, unchanged, on the program under test: Debian's elpa-notmuch is loaded in `emacs --batch
 # -Q` with `notmuch-command` set to the program, in a private HOME whose ~/.notmuch-config is the only
 # config, on the corpus of test/corpora/emacs (threads, non-ASCII names and subjects, an HTML

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Vim plugin (editors/vim) driven headless as a person would drive it: test/vim/harness.vim loads
 # it into `vim -Nu NONE -es` and into `nvim --headless -u NONE`, and runs test/vim/steps.vim on the
 # corpus of test/corpora/emacs: the start page, a search and its pages, threads (folds, HTML,

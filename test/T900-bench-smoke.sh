@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The benchmark keeps working: bench/run at 600 files, one run, maildex alone, prints one JSON line for
 # every phase of its table -- numbers that make sense, or "skipped" only where `maildex help` lacks the
 # command; the hard queries of issue 9 finding mail -- and its Markdown tables; the work counter reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fault-shim.c: an LD_PRELOAD library for the crash and concurrency tests (test/T065-tag-crash.sh,
  * test/T063-writers-wait.sh). It kills the process with SIGKILL at an exact point of a tag change's
  * commit and Maildir renames, which a signal sent from outside cannot hit reliably, or makes a write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parser modules built wrong on purpose, for test/T045-parser-module.sh: what a maildex-mime.so from
  * another version of maildex looks like to the program that loads it. Each is the real parser behind
  * a table that differs in one way, chosen at compile time:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A client of `maildex server` (doc/protocol.md), for the tests (T260) and bench/server-load.
 
     server-client.py compare [--one-by-one] MAILDEX FILE

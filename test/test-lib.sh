@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test-lib.sh: the shell test library, in the style of notmuch's test/test-lib.sh, speaking TAP.
 #
 # A test script sources this file, then runs subtests:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vanish-shim.c: an LD_PRELOAD library for test/T062-new-debug.sh and T144. The first stat() of the
  * file named by $MAILDEX_TEST_VANISH unlinks it before stat'ing, as a mail program moving the file
  * away between the walk that listed it and the read would (notmuch's T050 does the same with a shim

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The inotify watches of `watch` (dir-watches.h): a map both ways between watch descriptors and
  * directories relative to the mail root, and the decoding of events into "this directory changed". */
 #include "dir-watches.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dir-watches.h: the directories `watch` keeps an inotify watch on, and what their events mean for
  * the index: which directory's listing changed, or that events were lost. Its own inotify file
  * descriptor, polled by the caller's loop (uv_poll): libuv's uv_fs_event shares one descriptor per

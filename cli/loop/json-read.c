@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A strict JSON reader (RFC 8259) into a talloc tree: recursive descent, bounded depth, strings
  * unescaped into UTF-8 with GLib (surrogate pairs joined, lone surrogates refused), the text required
  * to be UTF-8 as the RFC says (so a raw NUL byte is refused; \u0000 is kept in a string). */

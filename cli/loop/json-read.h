@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json-read.h: reading one JSON text (RFC 8259) into a tree, for `maildex server`'s request lines.
  * Written here rather than taken from json-glib because json-glib brings gobject and gio into every
  * maildex process, which the command line keeps out (they cost each command's start; T000 checks it),

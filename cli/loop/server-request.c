@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One request of `maildex server`: the command runs on a thread of its own through cli_run, as it
  * would run in a process, with a memfd holding what the client sent as its stdin and pipes for its
  * stdout and stderr, whose read ends the loop reads. Real descriptors, not memory streams, because a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex server`'s clients and the order their requests run in (doc/protocol.md): request lines read
  * and parsed (json-read.c), readers started at once, writers one at a time in the order received,
  * output framed back to the client that asked ("out ID LEN", "end ID STATUS LEN"), cancels, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* server.h: `maildex server`, the protocol of doc/protocol.md on a libuv loop. A client (an editor
  * over the server's stdin and stdout, or anyone over the Unix socket) sends request lines of JSON,
  * each a maildex command's argv; the server runs the command inside its own process, on a thread of

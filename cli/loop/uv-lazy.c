@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* uv-lazy.c: libuv, loaded the first time `watch` or `server` starts an event loop.
  *
  * Why: only those two commands use libuv, and every other process paid for mapping and relocating

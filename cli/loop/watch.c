@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The watch (watch.h): inotify events (dir-watches.c) gather the directories that changed; after a
  * quiet time (the debounce) one round indexes them on libuv's thread pool through maildex_index(),
  * the call `new` makes, limited to those directories; then the host hears what changed, the watched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* watch.h: keeping the index up to date as mail lands, on a libuv loop: `maildex watch` runs one on
  * its own loop, `maildex server --watch` beside its requests on the server's loop. Indexing goes
  * through maildex_index(), the call `new` makes, limited to the directories that changed; a lost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reply's default format after the headers (notmuch 0.37's format_part_reply): "On <Date>, <From> wrote:",
  * then each text part of the original quoted with "> " (as notmuch's reply filter quotes: every line,
  * the empty ones too, carriage returns dropped), an attached message's headers as "> Name: value"

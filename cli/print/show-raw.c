@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* show's byte formats (notmuch 0.37's format_part_raw and format_part_mbox): --format=raw prints a
  * message's file verbatim, or with --part=N the bytes of that part; --format=mbox prints each message
  * as mboxrd ("From <address> <asctime date>", every line that starts with ">"s and "From " gets one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* show's JSON and S-expression output (notmuch 0.37's format_part_sprinter, format_message_sprinter and
  * format_headers_sprinter; notmuch-compat.md 2.5): a message map (id, match, excluded, filename,
  * timestamp, date_relative, tags, duplicate, body, crypto, headers) and part maps (id, content-type,

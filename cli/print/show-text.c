@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* show's text format (notmuch 0.37's format_part_text): each message and part between form-feed markers
  * ("\fmessage{ id:... depth:N ...", "\fheader{", "\fbody{", "\fpart{ ID: N, Content-type: ...",
  * "\fattachment{", each closed by its "}" line), headers as "Name: value" lines, text parts as their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* show.h: what `show` and `reply` share between their command files and their printers. cmd-show.c
  * decides which messages to print and in what nesting (notmuch-show.c's show_messages); each format has
  * its own printer file and prints one message through the entry points below: show-structured.c (JSON

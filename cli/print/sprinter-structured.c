@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The JSON and S-expression back ends of the structured printer (format-version 5, as notmuch 0.37's
  * sprinter-json.c and sprinter-sexp.c print them): one state machine, two format tables.
  *

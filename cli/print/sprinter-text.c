@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The text and text0 back ends of the structured printer, as notmuch 0.37's sprinter-text.c prints them: the
  * default output of search --output=threads|messages|files|tags and of address.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The structured output printer ("sprinter") every command prints through, after notmuch's struct sprinter.
  *
  * A command describes its output as maps, lists and scalars; the back end (JSON, S-expression, text, text0)

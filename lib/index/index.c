@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_index(): the write path of `new`, in phases.
  *   1. scan.c walks the mail root and finds new files, removed files and removed directories;
  *   2. directory and folder rows are created for directories new to the database;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* index.h: one mail file read as `new` reads it, for maildex_index's parse threads and for
  * maildex_insert, so that both index a file through the same calls: its size, the parser's result
  * and the full-text columns (with their tokens when a recorder is given). Thread-safe: touches only

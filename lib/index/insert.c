@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_insert(): notmuch's `insert`, in phases: the folder (checked, created), the message written
  * to its tmp/ and fsynced, read as `new` reads a file (index.h); then one write transaction: renames
  * still owed, the tags the message will have, the file linked into cur/ or new/ under the flags those

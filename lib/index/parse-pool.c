@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The parse threads of `new` (see parse-pool.h). */
 #include "parse-pool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse-pool.h: the threads that parse (and tokenize) mail files for `new` while the one writer
  * thread applies the results in submission order. Plain GLib threads started at the first job and
  * joined when the pool is freed, so no thread outlives a run. It knows nothing of files or SQLite. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_reindex(): re-parse the files of the messages a query matches and re-index them, keeping
  * their tags. The matches are collected first (Message-IDs), then each is re-parsed and rewritten in
  * batched transactions; re-indexing never reads the whole store. As notmuch's reindex, it drops the

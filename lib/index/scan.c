@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Phase one of `new`: the walk (see scan.h). Reads the database and the directory tree, writes
  * nothing, opens no mail file. */
 #include "scan.h"

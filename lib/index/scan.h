@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scan.h: the first phase of `new`: walk the mail root and find what changed, without writing and
  * without opening a mail file. Directories whose mtime matches the database are not listed (their
  * known subdirectories are still visited); a changed directory's listing is diffed against the files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Message properties (notmuch's key=value pairs on a message): reading a message's, changing them by
  * Message-ID (maildex_db_set_properties, maildex_db_remove_properties), and what `reindex` drops.
  * Only what changed is written, and a change stamps the message's revision, as a tag change does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* properties.h: a message's properties as the library's other files need them: read them
  * all, and drop the ones a re-index replaces. Callers hold the transaction for the drop. The public
  * property API (maildex_db_set_properties, maildex_db_remove_properties) is in properties.c. */

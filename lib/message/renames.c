@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Maildir renames a committed tag change owes (see renames.h): recorded in the change's
  * transaction, made after it commits, finished by whichever writer comes next after a kill. */
 #include "renames.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* renames.h: the Maildir renames a tag change owes (sql/0005-file-renames.sql). A write that changes
  * a message's flags records each rename in its own transaction instead of renaming; once that
  * transaction commits (maildex__commit calls maildex__renames_finish), the files are renamed and

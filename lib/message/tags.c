@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tag bookkeeping for the writer (see tags.h). */
 #include "tags.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the
  * number of message_tags rows (the planner reads it to choose the driving index) and stamps
  * messages.lastmod. Callers hold the write transaction. The public tagging API (tag/tag-query.c)

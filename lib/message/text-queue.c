@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The texts and full-text rows of a batch (see text-queue.h). */
 #include "text-queue.h"
 

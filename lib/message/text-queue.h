@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* text-queue.h: a message's stored text and full-text row, written now or held for the end of the
  * batch. FTS5 writes its pending terms out as a new segment whenever a rowid arrives below the last
  * one (fts5_index.c, fts5IndexBeginWrite); messages are keyed by date but arrive in directory order, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Incremental threading (see threads.h). The cost of adding a message is a few index probes per
  * reference plus, on a merge, moving the smaller thread's rows. */
 #include "threads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads.h: incremental threading. A new message joins the thread of every message it references or
  * that references it (found through ghosts: rows for referenced Message-IDs not in the store); two
  * threads it links are merged by moving the smaller into the larger. Nothing ever rebuilds all threads.

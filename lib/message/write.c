@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The writer's per-message operations (see store.h). */
 #include "write.h"
 

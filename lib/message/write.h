@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store.h: the writer's operations on one message or one file: insert a parsed message (key, thread,
  * text, tags), add or move a file of a known message, remove a file and with its last file the whole
  * message. Each keeps every table consistent by itself; the caller (index.c) holds the transaction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The mailboxes of a message's address headers in the stored form of addresses.h, read with
  * gmime exactly as notmuch 0.37's `address` reads them (notmuch-search.c, process_address_header and
  * process_address_list): the decoded header parsed again as an address list, so an encoded word that

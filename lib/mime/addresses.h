@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* addresses.h: the mailboxes of a message's address headers, as notmuch 0.37's `address`
  * command reads them, in the form the store keeps (the `addresses` table, sql/0004-addresses.sql).
  *

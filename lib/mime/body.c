@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MIME walk of the message parser (after notmuch 0.37's lib/index.cc _index_mime_part): from a
  * message gmime has parsed to the body text of its non-attachment text parts (charsets converted, HTML
  * reduced to text, uuencoded blocks dropped), its attachment names and MIME types, and notmuch's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* body.h: what the two halves of the message parser share, and nothing else includes:
  * parse.c reads a file and its headers, body.c walks its MIME parts. gmime's types
  * appear here, so this header stays out of everything that does not link gmime. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What show and reply read out of gmime's objects besides the tree's shape (see show.h): opening a
  * file as notmuch's show opens it, a text part's text exactly as notmuch 0.37 prints it
  * (notmuch-show.c show_text_part_content), and the header strings notmuch builds with its gmime helpers

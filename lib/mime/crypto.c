@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The crypto both halves of the parser module share (body.h): opening an encrypted part
  * (notmuch 0.37's util/crypto.c _notmuch_crypto_decrypt: the message's stored session keys first,
  * then the user's key through gmime's GPG or S/MIME context), and the repairs notmuch makes to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading gzip-compressed mail (see gzip.h). gmime does the decompressing: GMimeFilterGZip over a
  * filter stream, as notmuch does it; nothing here knows zlib. */
 #include "gzip.h"

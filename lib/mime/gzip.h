@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gzip-compressed mail files, as notmuch 0.37 reads them (util/gmime-extra.c): a file that starts with
  * gzip's two magic bytes is decompressed through gmime's GMimeFilterGZip, whatever its name; any other
  * file is read as it is. Used by the indexing parser (parse.c) and by show and reply

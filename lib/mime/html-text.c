@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* HTML to indexable text: a single forward pass over the bytes with a handful of states (see
  * html-text.h). Every byte is looked at a bounded number of times (entity and tag-name lookahead is
  * capped), so the cost is linear in the input whatever the markup; the output never exceeds the

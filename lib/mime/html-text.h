@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reduce an HTML document to the text a reader would see, for the full-text index.
  *
  * One linear pass, a small state machine: tags and comments are dropped, and so is the content of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The message parser linked in (see mime.h): the shared library and the tests use this one. */
 #include "mime.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Message-IDs, References and In-Reply-To (see message-id.h): notmuch 0.37's lib/mime/message-id.c and the
  * reference handling of lib/add-message.cc, quirks included, because thread ids and `id:` searches
  * must match notmuch's exactly. Unlike notmuch's, every function here is linear in its input (notmuch

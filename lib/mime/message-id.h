@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Message-IDs and the References / In-Reply-To lists that link messages into threads, read exactly as
  * notmuch 0.37 reads them (lib/mime/message-id.c, lib/add-message.cc): the normalised id of one value, the
  * strict "one clean <id>" test, and the distinct referenced ids with the parent notmuch would choose.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mime.h: how the library reaches the message parser. The parser (parse.c) needs gmime,
  * whose libraries (gmime, gio, gobject) take longer to load than a whole search takes to run, so the
  * command line does not link them: it loads the parser as a module (maildex-mime.so) the first time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parse one mail file into a struct maildex__parsed_message (see parse.h): read the file
  * (regular files only, without blocking), rewrite CR-only and CR CR LF line ends, let gmime parse it,
  * and read the headers. The MIME walk over the parts is body.c's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The message parser of the indexing path: one mail file in, one plain talloc struct out.
  *
  * It reads a file (or a buffer) with gmime 3 and extracts everything the store indexes, following

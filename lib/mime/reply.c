@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reply of the read path (see show.h), after notmuch 0.37's notmuch-reply.c: a new gmime
  * message gets In-Reply-To, References, the recipients of the original without the user's own
  * addresses, a From the user's name and the address of theirs the original was sent to, and the

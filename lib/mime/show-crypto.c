@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The crypto of the read path (see show.h), after notmuch 0.37's mime-node.c and util/crypto.c:
  * verifying a multipart/signed part and decrypting a multipart/encrypted one through gmime's GPG
  * context (gpgme, the user's GNUPGHOME and gpg-agent), copying the signatures into plain structs, and

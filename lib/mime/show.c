@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The part walker of the read path (see show.h): a message gmime has parsed becomes a tree of plain
  * parts numbered as notmuch 0.37 numbers them (mime-node.c: depth first, the message 0, an attached
  * message and the root part of its message one number each), with what notmuch-show.c prints of each

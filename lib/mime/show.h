@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* show.h: the read path of the parser module (show, reply), after notmuch 0.37's mime-node.c and
  * notmuch-show.c: opening a mail file as notmuch's show does, the part walker that copies a parse into
  * a tree of plain parts (tree.h), and the helpers show and reply share (text of a text part,

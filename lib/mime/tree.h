@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tree.h: a message's MIME parts and a reply to it as plain talloc structs: what crosses from the
  * parser module (show.c, reply.c, which build them with gmime) to the library (show.c, which
  * hands them out through maildex.h's accessors) and on to the command line, and the module's entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The notmuch 0.37 query languages as one syntax tree.
  *
  * maildex__query_parse turns query text into a talloc tree of struct maildex__qnode, applying notmuch's

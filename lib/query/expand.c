@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Nested parses: thread:{...} subqueries, query:NAME expansion (the named query's text from the
  * caller's lookup, with cycles found and reported as a chain), the quoted from:/subject:"(...)"
  * values that notmuch's field processors read as queries, and a sexp query's (infix "..."). Each is a parse of its own text sharing the

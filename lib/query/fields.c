@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One handler per query field (planner.h's struct maildex__field_ops): how a tag:, id:,
  * thread:, folder:, path:, property:, date: or lastmod: term (and a from:/subject: regex) is probed
  * on one message, drives a stream in key order, and estimates its matches. Values name rows of small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fts-prefix.c: see fts-prefix.h. */
 #include "fts-prefix.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fts-prefix.h: a lone prefix's matches (`a*`, `subject:pro*`) without FTS5's prefix merge, and a
  * word's without its position lists.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fts-words.c: see fts-words.h. The layout read here (ext/fts5/fts5_index.c, "Details"):
  *   fts_data row 10, the structure: a 4-byte cookie, varints nLevel, nSegment, write counter, then per
  *     level nMerge, nSeg and per segment its id, first and last leaf page;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fts-words.h: the words of the full-text index that start with a prefix, and their keys, read from
  * the index's own segment pages.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The full-text fields of the planner: body, from, to, subject, attachment, mimetype and free text.
  * A term, or an AND/OR of them (NOT under an AND included), becomes one FTS5 MATCH expression, built
  * only with the tokenizer's quoting helpers (sqlext/tokenizer.h) and bound as a value; it drives by

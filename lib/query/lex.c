@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The query lexer: cuts query text into Xapian's tokens (operators, parentheses, signs, words, "phrases",
  * prefix:values and prefix:( groups) as notmuch configures its QueryParser, dropping what Xapian's lexer
  * drops (a '(' or '"' that opens nothing, punctuation before a word, a sign before nothing), and holds

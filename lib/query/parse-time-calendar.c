@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Calendar arithmetic for the date parser on GLib's GDateTime and GTimeZone: wall-clock fields to seconds
  * and back, with fields out of range carried as glibc's mktime() carries them, and years beyond GLib's
  * 1-9999 moved into its range by whole 400-year cycles. It must not know the date syntax, nor "now":

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse-time-calendar.h: the date parser's calendar (parse-time-calendar.c), which reading a date ("@epoch")
  * and building its result share: wall-clock fields to seconds since the epoch and back, for any year
  * mktime() takes, in UTC or a GLib zone. */

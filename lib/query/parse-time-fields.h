@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse-time-fields.h: the record of a date text that reading it (parse-time-read.c) fills in and building
  * its time (parse-time.c) completes: which fields the text gave, how, and their values. */
 #ifndef MAILDEX_PARSE_TIME_FIELDS_H

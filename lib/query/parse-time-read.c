@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a date text, the first of the date parser's two phases (notmuch's parse_time_string()): walks
  * the text left to right and records which fields it gives. Absolute ones (second … year, weekday, am/pm,
  * zone) may be given once, relative ones accumulate; a bare number's meaning often depends on what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Date expressions for `date:`: a re-implementation of notmuch's parse_time_string() that keeps its grammar,
  * its quirks and its rounding, with GLib doing the calendar (parse-time-calendar.c: month lengths, leap
  * years, weekdays, time zones).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The date expressions behind the `date:` query prefix: notmuch 0.37's parse_time_string() and its range glue
  * (parse-time-string/parse-time-string.c, lib/parse-time-vrp.cc), same syntax, same rounding, same errors,
  * rewritten on GLib's GDateTime/GTimeZone (notmuch-compat.md 3.5).

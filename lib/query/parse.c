@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parser for notmuch 0.37's query language (compat reference §1.3, §3), producing the tree in lib/query/ast.h.
  *
  * It follows Xapian's QueryParser as notmuch configures it: default operator AND, precedence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parser.h: what the query parser's files share, and nobody else sees. lex.c cuts the text
  * into tokens; term.c makes the nodes of the tokens that carry values; expand.c parses the
  * texts nested in a query (thread:{}, query:NAME, from:/subject:"(...)"); parse.c holds the grammar,

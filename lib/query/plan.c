@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The query planner (see plan.h): the AST becomes one streaming SQL statement plus the per-row
  * match and exclusion expressions that thread summaries need. This file composes: AND, OR, NOT, XOR,
  * thread:{...} and the sexp syntax's (field (of ...)), choosing for an AND the most selective drivable part and probing the others, and

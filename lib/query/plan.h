@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The query planner: a parsed query (lib/query/ast.h) becomes SQL that streams matching message ids in key
  * order (newest or oldest first) and stops when the caller stops stepping.
  *

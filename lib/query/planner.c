@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The planner's building blocks (planner.h), shared by the composition (plan.c) and the
  * field handlers (fields.c, fts.c): bound parameters and sets, the cached look-ups and
  * capped counts that estimates use, arms, unions of arms and joins with a set's rows, SQL text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* planner.h: what the planner's files share, and nobody else sees. plan.c composes (AND,
  * OR, NOT, XOR, thread:{}), picks the driving index and assembles the plan; fields.c holds one
  * handler per query field (how a tag:, folder:, date: ... term is probed per row, drives a stream,

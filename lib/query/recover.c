@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How a malformed query fails, as Xapian 1.4 fails it (doc/query-syntax.md, "Malformed queries"): at which
  * token, with which error, and whether Xapian forgets the error and starts again after it
  * (maildex__qrecover_note_restart). An operator missing an operand stays an error, as there ("Syntax:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The S-expression rendering of a query tree (lib/query/ast.h), maildex__qnode_to_string, which the parser's
  * unit tests compare and its fuzzer runs on every tree. It is for tests and debugging only: it must not
  * be used for SQL or for anything a user sees (the planner reads the tree itself), nor depend on the

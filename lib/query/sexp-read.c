@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The S-expression reader (sexp-read.h): text -> lists and atoms, as sfsexp 1.3 (the library notmuch
  * 0.37 reads sexp queries with) reads them, so that a query means the same in both: a basic atom runs
  * until a character sfsexp does not allow in one (whitespace, control characters, quotes, parentheses),

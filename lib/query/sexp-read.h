@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sexp-read.h: the S-expression reader of notmuch's sexp query syntax (notmuch-sexp-queries(7)), which
  * notmuch 0.37 reads with the sfsexp library: text -> a talloc tree of lists and atoms. It reads as
  * sfsexp reads (which atoms are quoted, which escapes count, that only the first expression of the text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* notmuch 0.37's S-expression query syntax (notmuch-sexp-queries(7), lib/parse-sexp.cc) turned into the
  * tree of lib/query/ast.h that the infix parser makes, so that one planner, its work bounds and every field
  * handler serve both: `(tag inbox)` is the node of `tag:inbox`, `(thread (of ...))` that of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* side-read.c: see side-read.h. The thread owns everything it allocates (its own talloc tree and
  * connection) until finish has joined it: talloc trees and SQLite connections are not shared. */
 #include "side-read.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* side-read.h: parts of one query read on a second connection, on a thread of their own, while the
  * query's connection reads the other parts.
  *

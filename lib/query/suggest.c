@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* "Did you mean" (maildex_db_suggest): the indexed words within two edits of a word, from the word
  * list (fts5vocab), reading a bounded range of it, never all of it. Nothing here knows queries. */
 #include "store/maildex-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Query terms: the nodes for the tokens that carry values (prefix:value, words, "phrases", and words
  * inside prefix:( groups), with the flags that say how the planner is to match them (phrase, wildcard,
  * regex, quoted, capitalised, stemmed), and notmuch's legacy `<epoch>..<epoch>` range. It reads only what

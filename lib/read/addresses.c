@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_query_addresses(): notmuch 0.37's `address` (notmuch-search.c, do_search_messages with
  * OUTPUT_SENDER/RECIPIENTS): the mailboxes of the matches' From, or To, Cc and Bcc headers, each
  * once or counted. They are read from the addresses table (sql/0004-addresses.sql, stored form in

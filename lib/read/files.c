@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading one of a message's files without the database (files.h), for show.c and for show's
  * read-ahead thread (prefetch.c). */
 #include "files.h"

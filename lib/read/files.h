@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* files.h: reading one of a message's files as notmuch's mime_node_open picks it (file number
  * duplicate, or for 0 the first that can be read), without the database, so that show's read-ahead
  * thread runs the same code as the caller (show.c, prefetch.c); and the status of a read that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a thread's files ahead (maildex.h, maildex_parts_prefetch_start): while the caller prints
  * one message of a thread, a second thread parses the next ones, so a long thread is parsed on two
  * cores; gmime's parse is most of show's time. Whichever thread reaches a message first parses it,

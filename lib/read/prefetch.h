@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prefetch.h: what show.c asks of a thread's read-ahead (maildex.h,
  * maildex_parts_prefetch_start): the tree of a message parsed ahead. */
 #ifndef MAILDEX_PARTS_PREFETCH_H

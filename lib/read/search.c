@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Queries as the public API sees them (maildex.h, "queries"): create one from text, iterate its
  * messages, count them, their threads or files, collect their tags. Statements come from the plan
  * (query/plan.c); this file adds LIMIT/OFFSET and reads the rows. Threads and their summaries are

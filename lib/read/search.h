@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* search.h: what the query API's files share, and nobody outside them: the query object, the message
  * object, and the statements they prepare from its plan. search.c has the query, its messages, counts
  * and tags; threads.c its threads and their summaries; thread-tree.c arranges a thread's

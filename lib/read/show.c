@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a message's file for show and reply (maildex.h, "reading a message"): which of its files to
  * read, as notmuch's mime_node_open picks it, the parser module's tree and reply handed out, and the
  * accessors of a part. The parsing itself is the module's (mime/show.c, mime/reply.c); this file must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A thread's messages arranged as replies, as notmuch 0.37 arranges them for `show` (lib/thread.cc
  * _resolve_thread_relationships, lib/message.cc _notmuch_message_sort_subtrees): each message hangs
  * under its In-Reply-To parent when that one is in the thread; the others (and the oldest message, when

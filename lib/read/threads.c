@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The thread iterator of a query (maildex_query_search_threads): the message stream grouped into
  * threads as it goes, each thread's notmuch summary (lib/thread.cc, notmuch-search.c of notmuch 0.37)
  * read from its messages once, and which of them match decided from the stream itself (read ahead a

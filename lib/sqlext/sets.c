@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sets and full-text cursors for the plan's probes (see sets.h). */
 #include "sets.h"
 

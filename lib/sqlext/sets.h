@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sets.h: what a plan's probes call instead of re-reading an index per candidate row.
  *
  * A set is an immutable sorted array of integers (thread ids, tag ids, directory ids) or strings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stemmer.c: see stemmer.h. */
 #include "config.h"
 #include "stemmer.h"

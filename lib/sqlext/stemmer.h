@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stemmer.h: Snowball's English stemmer, its library loaded on first use.
  *
  * Why: Debian's libstemmer holds every language's tables, and loading it relocates ~10,800 pointers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Deflated bodies (see text-pack.h). The stored form must stay readable by every later version: the
  * 4-byte length and zlib's format are the whole of it. */
 #include "text-pack.h"

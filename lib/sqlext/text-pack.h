@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* text-pack.h: a message's indexed body kept deflated (sql/0007-packed-text.sql). The body is most of
  * the text `texts` keeps for exact deletes; stored as is it was 40% of the database. A packed body is
  * a BLOB (its length as 4 bytes, little-endian, then zlib's stream); a short body stays TEXT, which

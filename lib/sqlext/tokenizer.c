@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The "maildex" FTS5 tokenizer: FTS5's unicode61 plus colocated Snowball English stems, and the quoting
  * helpers the query planner builds MATCH strings with (see tokenizer.h for the index layout and the
  * query forms). It wraps unicode61 the way FTS5's own porter tokenizer does (fts5_tokenize.c): the wrapped

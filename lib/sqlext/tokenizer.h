@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The "maildex" FTS5 tokenizer and the helpers that build FTS5 MATCH strings for it.
  *
  * One FTS5 index answers both exact and stemmed word queries, as Xapian's `plans` + `Zplan` terms do for

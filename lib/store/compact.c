@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_db_compact(): notmuch's `compact` for one SQLite file. FTS5 merges its index
  * ('optimize'), VACUUM INTO writes a compact copy beside the database, and SQLite's backup API puts
  * the copy's pages in place as one write transaction of the live database ("the swap").

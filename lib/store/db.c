@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The database handle: open (creating the file 0600 when asked), pragmas, the talloc destructor that
  * finalizes statements before closing SQLite, error messages, transactions, the revision counter and
  * database-stored config. What the tables mean belongs to the files that use them, not here. */

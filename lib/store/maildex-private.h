@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex-private.h: what the library's files share and nobody outside lib/ may see: the database
  * struct, the sticky-status helpers and the embedded migrations. Nothing here is API. */
 #ifndef MAILDEX_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The migration runner: brings a database's schema to the newest version this library knows by
  * applying the compiled-in sql/NNNN-name.sql files in order, each in its own transaction together with
  * its PRAGMA user_version, so a crash leaves the database at one version or the next, never between; a

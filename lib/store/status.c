@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Status codes: their strings and the version string. The list itself lives in maildex.h
  * (MAILDEX_STATUS_MAP), so the enum and its strings cannot drift apart. */
 #include "maildex.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The prepared-statement cache (see stmt.h). Preparing is lazy so that opening the database stays
  * cheap for a one-shot command that runs three statements. */
 #include "maildex-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stmt.h: the per-handle prepared-statement cache, the FTS5 way. Every SQL statement the library runs
  * more than once is listed here with an id; maildex__stmt() prepares it on first use with
  * SQLITE_PREPARE_PERSISTENT and hands it out reset with its bindings cleared. All of them are finalized

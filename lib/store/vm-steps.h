@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vm-steps.h: counting the SQLite VM steps a piece of work costs, for the work bounds the unit tests
  * assert and bench/work-counter reports. Every statement counts: install maildex__vm_steps_finished
  * with sqlite3_trace_v2(SQLITE_TRACE_PROFILE, ..., &steps) to collect a statement's steps when it is

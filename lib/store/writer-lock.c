@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writers waiting for each other, beyond what SQLite's write lock does by itself.
  *
  * The indexer lock: one process at a time runs a pass that plans from what it read before it writes

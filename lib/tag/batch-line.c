@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* notmuch's batch-tag lines, both ways: parsing a line of `tag --batch` or `restore` input
  * (notmuch's parse_tag_line, parse_boolean_term, parse_sup_line and restore's "#=" and "#@"
  * readers, warnings word for word) and writing the lines of a dump (hex_encode, make_boolean_term).

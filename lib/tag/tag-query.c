@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_query_tag(): notmuch's `tag`, one transaction per call. The matches are collected first
  * (changing message_tags while streaming an index of it would disturb the stream), inside the
  * transaction, then each message's final tag set is computed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Maildir name rules (see maildir.h). */
 #include "maildir.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildir.h: Maildir file-name rules, notmuch's way: the unique part of a name, the ":2," info, which
  * directories count as a Maildir's cur/ and new/, the flag <-> tag table (D draft, F flagged,
  * P passed, R replied, S = no unread), and how a file's path is made from the mail root, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Regular expressions as notmuch has them: POSIX extended (regcomp with REG_EXTENDED | REG_NOSUB),
  * case-sensitive, in the process's LC_CTYPE. glibc's matcher simulates the automaton instead of
  * backtracking, so matching costs the value's length times the pattern's size, never exponential

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* regexp.h: notmuch's regular expressions (POSIX ERE through glibc's regcomp, with the two things it
  * does not bound refused: see regexp.c), for the SQL function regexp() and the planner's plan-time
  * matches over small tables (tags, folders, directories). Nothing here knows queries or the schema. */

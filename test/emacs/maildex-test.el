@@ -1,4 +1,5 @@
 ;;; maildex-test.el --- driving notmuch.el as a person would, for test/T500-emacs.sh  -*- lexical-binding: t -*-
+;; SPDX-License-Identifier: GPL-3.0-or-later
 
 ;; The harness of T500-emacs: it loads the real notmuch.el, runs the steps that steps.el defines one
 ;; after another, and writes what each step saw into a file of its own, which the shell script

@@ -1,4 +1,5 @@
 ;;; steps.el --- the workflows of T500-emacs, as a person goes through them  -*- lexical-binding: t -*-
+;; SPDX-License-Identifier: GPL-3.0-or-later
 
 ;; One step per workflow, run in this order on one Emacs and one Maildir, each continuing where the
 ;; one before left off (the buffers stay, the tags changed stay).  Each step lists the commands it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzzes the date parser (lib/query/parse-time.c) with the input, up to its first NUL, as the text after
  * `date:` and as one date with each rounding, in UTC and in two zones with daylight saving (Helsinki, and
  * Lord Howe's half-hour shift), given as POSIX rules so no zone file is read. Checked: a return code from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzzes the Message-ID and References parser (lib/mime/message-id.c). The input, up to its first NUL, is
  * split at its first newline: the part before is a References value, the part after an In-Reply-To
  * value, and the whole is also read as one id, strictly and not. Checked: the promises of mime/message-id.h

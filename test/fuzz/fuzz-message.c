@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzzes the message parser (lib/mime/parse.c, with gmime, mime/html-text.c and mime/message-id.c) with the
  * input as a whole mail file. Checked: a return code from mime/parse.h with its error string, and on
  * success every field mime/parse.h promises: strings set and valid UTF-8, the reference list

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzzes the query parser (lib/query/parse.c) with the input as query text, up to its first NUL, and
  * with a few named queries defined (one cyclic, one broken), so query: expansion is reached. Every date:
  * value of a tree that parses goes on to the date-range parser, as the planner hands it. Checked: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzzes the S-expression query syntax (lib/query/sexp-read.c, lib/query/sexp.c) with the input as query text,
  * up to its first NUL, with saved queries defined that take parameters, call each other, call themselves
  * and double their argument, and named infix queries for (query ...), so every path of the conversion is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every harness in test/fuzz/ defines: libFuzzer's entry point, called with one input at a time.
  *
  * A harness feeds the bytes to one parser and checks what the parser promises in its header (no crash,

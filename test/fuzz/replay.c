@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The replay driver: runs a harness's LLVMFuzzerTestOneInput on every file of its seed corpus, as a TAP
  * test, so inputs that once crashed stay fixed in the ordinary gcc build, under the sanitizers too.
  *

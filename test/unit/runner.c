@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The driver behind TEST_MAIN: runs the listed tests (or those named in argv), prints TAP, and gives each
  * test a scratch directory on request. It knows nothing about maildex. */
 #ifndef _GNU_SOURCE

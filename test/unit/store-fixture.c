@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The generated stores of store-fixture.h, and the work counter. A store is built through the
  * library's writer (maildex__store_add, in batches as `new` commits them), never by writing its
  * tables here, so a change to keys, threads, tags or text reaches the work bounds measured on it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store-fixture.h: the generated stores the unit tests measure work on: n messages, one every 10 minutes
  * going back from 2024-06-01 (so a bigger store reaches further back and its newest messages are the
  * same), in threads of 8 interleaved 16 at a time, 20 Zipf-distributed words of a 5,000-word

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_query_addresses (lib/read/addresses.c): notmuch's de-duplication and counts, the reading order,
  * and where the mailboxes come from: the addresses table, or a message's file when the row is
  * missing (a database indexed before the table existed), never a file when the row is there. The

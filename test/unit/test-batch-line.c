@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* notmuch's batch-tag lines (lib/tag/batch-line.c): parsing `tag --batch` and `restore` lines with
  * notmuch's warnings word for word (test/T240-dump-restore.sh of notmuch checks them), and writing
  * the dump's lines byte for byte as notmuch 0.37 writes them (the expected lines below were printed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The database handle: creation, migrations, refusal of newer schemas, the statement cache,
  * transactions, revision and database-stored config. */
 #include "store/maildex-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for the "maildex" FTS5 tokenizer (lib/sqlext/tokenizer.c): the token streams it emits, and which
  * rows exact, stemmed, phrase, prefix and column queries find in an in-memory FTS5 table. */
 #include "sqlext/tokenizer.h"

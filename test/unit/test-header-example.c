@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The usage examples in lib/maildex.h, so that they cannot drift: make copies them out of the header
  * into header_example_1(db), header_example_2(db), ... (test/unit/header-example.c), compiled with the
  * public header alone and linked with the public library; this program indexes a small Maildir through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_index limited to subtrees (maildex_index_options_t.directories), the threads it says
  * changed (thread_changed), and maildex_db_directories: what `watch` builds on. Public API only. */
 #include "maildex.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for lib/util/maildir.c: file-name rules, and the new name notmuch gives a Maildir file when
  * tags change its flags (_new_maildir_filename in notmuch's lib/message.cc, described in
  * notmuch-compat.md 4.2). set/clear below are what tags_to_files passes for the message's tags. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for lib/mime/message-id.c: Message-IDs, References and In-Reply-To read as notmuch 0.37 reads
  * them. The strict cases are notmuch's own test/T710-message-id.sh, ported line for line (that test
  * runs notmuch's helper, not ours); the others pin notmuch's quirks, checked against notmuch 0.37.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for lib/mime/parse.c and lib/mime/html-text.c: the notmuch-compatible extraction of ids,
  * parents, headers, body text, attachments and MIME types, and robustness on hostile input. The
  * messages are written inline so each test shows exactly the bytes it feeds in. */

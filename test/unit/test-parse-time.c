@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for lib/query/parse-time.c: notmuch's T490 date parser cases, `date:` ranges against a fixed "now"
  * (Monday 2024-01-15 12:34:56 UTC) in UTC and in Helsinki time, the errors notmuch reports, and garbage that
  * must never crash. Expected instants are written as ISO 8601 text with an explicit offset and converted by

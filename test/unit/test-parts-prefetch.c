@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read/prefetch.c: reading a thread's files ahead on a second thread changes nothing but the time.
  * A thread of 40 messages (plain, multipart/alternative, an attachment, a multipart/signed part, a
  * message whose first copy is gone, one whose only file is gone, one whose file is now empty) is read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What restore, dump and compact stand on, through the public API: message properties (set, replace,
  * remove, read in order, searched with property:, kept by reindex but for "index.*"), tagging one
  * message by its Message-ID, atomic sections, read snapshots, the database's config listed by prefix,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The work bounds of the query engine, on the generated stores of store-fixture.h (10k and 100k
  * messages): plans never sort the matches (EXPLAIN QUERY PLAN); the newest 50 results and the newest
  * 50 thread summaries cost the same at both sizes; counts of a tag or of everything come from stored

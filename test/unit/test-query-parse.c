@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for lib/query/parse.c: the notmuch query language to AST, checked through the S-expression
  * rendering (maildex__qnode_to_string). Covers compat reference §1.2, §1.3 and §3.3-3.5: prefixes,
  * operators and precedence, same-prefix OR grouping, quoting, regexes, wildcards, thread subqueries,

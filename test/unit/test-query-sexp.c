@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for notmuch's S-expression query syntax: the reader (lib/query/sexp-read.c) on sfsexp's rules,
  * and the conversion (lib/query/sexp.c) into the tree the infix parser makes, checked through its
  * S-expression rendering (maildex__qnode_to_string): every field, and/or/not, starts-with, regex,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The query planner and the search API: every prefix and operator on a small hand-made store, thread
  * summaries as notmuch computes them, and the work bound (EXPLAIN QUERY PLAN without a temp B-tree for
  * ORDER BY; VM steps for --limit=50 queries that do not grow from 10k to 100k messages). Stores are built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for the structured printers (cli/sprinter-*.c): byte-exact escaping of all 256 byte values,
  * separators, the single trailing newline, text/text0 prefixes, misuse reported without a crash, and whole
  * outputs compared with real notmuch 0.37 output quoted in ../shared/notmuch-compat.md §2.3-2.8.

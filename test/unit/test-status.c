@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Status strings and the version string. */
 #include "maildex.h"
 #include "test.h"

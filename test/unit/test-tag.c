@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex_tag_check, the one place that knows which tag changes notmuch's command line allows;
  * maildex_query_tag applying notmuch's library rules (a NULL or too long tag refused before any
  * message is touched, an empty tag or one starting with '-' taken) and changing every match in one

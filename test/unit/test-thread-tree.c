@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read/thread-tree.c: a thread's messages arranged as notmuch 0.37 arranges them for show, on hand-made
  * message objects with their In-Reply-To parents and References given here (the callback stands in for
  * reading the files). Each case prints the tree as "id(reply reply(...))" and checks it, and which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A tiny unit-test runner in libuv's style, speaking TAP.
  *
  * Each test/unit/test-NAME.c is one test program: it defines tests with TEST(name) and ends with

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " T600's timing: `:Maildex *` on a generated store of more than 20,000 messages must put its first
 " screen into the buffer within 200 ms of the command while the rest of the result still streams in
 " (with the server transport, a server already started); then every thread arrives, and paging

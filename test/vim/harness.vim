@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The harness of T600-vim: loads the plugin from editors/vim/ into a bare Vim or Neovim, runs the
 " functions named Step_* of the steps file in order, and writes one line per step into
 " $MAILDEX_VIM_OUT/results: "ok<TAB>NAME" or "not ok<TAB>NAME<TAB>what v:errors held". A step acts

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A stand-in for `maildex server` (stdio), speaking its protocol (doc/protocol.md, version 1) by
 running each request's argv as a `maildex` process: T600 drives the Vim plugin's server transport
 through it, so the plugin's side of the protocol is tested before and besides the real server.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Prints the screens of doc/vim.md: the plugin in a real Vim in a 100x30 tmux window, on a copy of
 # test/corpora/emacs, driven by keys; each screen as `tmux capture-pane` gives it.
 # Usage (from a build directory): sh ../test/vim/screens.sh > screens.txt

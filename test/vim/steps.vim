@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The steps of T600-vim on test/corpora/emacs (user Maildex Tester <tester@example.org>), run in this
 " order by harness.vim in Vim and in Neovim, over each transport. Screens are compared with
 " test/expected/vim/NAME.out; what the plugin changed is checked with `maildex` itself.

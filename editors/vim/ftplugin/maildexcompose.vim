@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " A mail buffer (filetype mail.maildexcompose): send with CTRL-C CTRL-C (notmuch.el's key) or
 " :MaildexSend; addresses complete with CTRL-X CTRL-O.
 if exists('b:did_maildex_maildexcompose')

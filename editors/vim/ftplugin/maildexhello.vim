@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Keys of the start page (maildex://hello).
 if exists('b:did_maildex_maildexhello')
   finish

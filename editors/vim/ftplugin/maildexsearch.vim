@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Keys of a search list (maildex://search/QUERY), notmuch.el's search mode.
 if exists('b:did_maildex_maildexsearch')
   finish

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Keys of a thread (maildex://thread/ID), notmuch.el's show mode.
 if exists('b:did_maildex_maildexshow')
   finish

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " maildex.vim: read, search, tag and answer mail indexed by maildex, without leaving Vim and without
 " Vim waiting for maildex. See :help maildex. Needs Vim 8.2 (jobs, timers, lambdas) or Neovim 0.5.
 

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The start page.
 if exists('b:current_syntax')
   finish

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " A search list: date, [matched/total], authors, subject, (tags).
 if exists('b:current_syntax')
   finish

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " A thread: header lines, headers, buttons, quotes and signatures.
 if exists('b:current_syntax')
   finish

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Address completion in a mail buffer's To/Cc/Bcc lines (omnifunc, CTRL-X CTRL-O). The addresses come
 " from `maildex address` over the mail to and from the user, harvested without waiting when the first
 " mail buffer opens; completion only filters what has arrived, so it never waits either.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The mail buffer: new mail, replies (headers from `maildex reply --format=json`, the original quoted
 " as notmuch.el quotes it), forwards. :MaildexSend pipes it to g:maildex_sendmail and then files the
 " sent copy with `maildex insert` (g:maildex_fcc), and tags the replied-to message +replied.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The user's identity and saved searches, as `maildex config list` prints them: read once, without
 " waiting, and handed to whoever asked when they arrive (at once after the first time).
 

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The words notmuch.el puts on a signed or encrypted part's button, from show's sigstatus/encstatus.
 
 function! maildex#crypto#signature(status) abort

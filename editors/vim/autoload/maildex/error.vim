@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Errors in one place: every command that fails (non-zero exit, or anything on stderr) is written with
 " its argv into the buffer `maildex://errors`, and a one-line message points there. Nothing else in the
 " plugin prints an error of maildex's.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The start page (notmuch-hello): the number of messages, the saved searches with their counts, and
 " every tag with its count. Each part is filled in when its command answers; Enter on a line opens
 " its search. Saved searches are g:maildex_saved_searches followed by the config's query.* entries.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " HTML parts as text. g:maildex_html_command, an argv reading HTML on stdin and printing text (for
 " example ['w3m', '-dump', '-T', 'text/html'] or ['lynx', '-dump', '-stdin']), runs as a job and the
 " thread is drawn again when it is done; without one a small converter in Vim script drops the tags.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " A mail buffer's lines as an RFC 5322 message: its headers (empty ones dropped, non-ASCII words as
 " RFC 2047 encoded words), Date, Message-ID and MIME headers added, the body as UTF-8 text. Pure
 " string work; returns the message, or 'error: REASON' when it cannot be sent.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Without the server's events, open lists learn of new mail by polling the message count
 " (`maildex count --lastmod '*'`, one quick process) every g:maildex_poll_interval milliseconds
 " (0 turns it off). The timer runs only while something listens. A listener returns -1 when it is

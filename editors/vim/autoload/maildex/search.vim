@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The search list: one line per thread (date, [matched/total], authors, subject, tags), filled from
 " `maildex search --format=json` as it streams. Lines are only decoded and drawn for the screens the
 " user has reached: the first ones as soon as they arrive, later pages as the cursor gets near the

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The thread view: `maildex show --format=json` of one thread, drawn as notmuch.el draws it. Each
 " message is a header line (author, date, tags), its Subject/To/Cc/Date and its text, indented one
 " column per reply level; long quotes and signatures are folded, HTML goes through a converter,

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " Tag changes: `maildex tag +a -b -- QUERY`, the tag prompt with completion, archive's changes, and
 " the list of all tags the prompt completes from (read again, without waiting, whenever a list opens).
 

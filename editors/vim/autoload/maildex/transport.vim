@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The one interface every maildex command goes through: start an argv, get its stdout line by line or
 " whole, its exit status and stderr, and optionally feed it stdin or send stdout into a file.
 " Two implementations sit behind it: one process per command (transport/process.vim, always there) and

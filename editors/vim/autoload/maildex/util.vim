@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " What the plugin's buffers share: opening a scratch buffer by name, writing its lines while it stays
 " read-only for the user, fixed-width columns in display cells, one streamed JSON element per line,
 " and quoting for messages and queries. No maildex command runs here.

@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The process-per-command transport: every request is `maildex ARGS` started as a job (job_start in
 " Vim, jobstart in Neovim), its output handed over from the job's callbacks. The two editors differ
 " only in the three functions below that start, feed and stop a job; everything else is shared.

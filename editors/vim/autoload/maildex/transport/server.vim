@@ -1,3 +1,4 @@
+" SPDX-License-Identifier: GPL-3.0-or-later
 " The `maildex server` transport (doc/protocol.md of the server, version 1): one child process
 " `maildex server --watch` answering JSON request lines with framed bytes ("out ID LEN", "end ID
 " STATUS LEN", "event LEN", each header line followed by LEN bytes), several requests at once. Each

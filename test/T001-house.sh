@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The house rules that no compiler checks: every source file carries its licence line.
+. "$(dirname "$0")/test-lib.sh"
+
+test_begin_subtest "every source file has an SPDX licence line"
+missing=$(cd "$srcdir" && git ls-files 2>/dev/null | grep -E '\.(c|h|sh|py|el|vim|sql|awk|scd|am|ac)$|^(bench|hooks|\.ci)/[a-z-]+$|^test/run-suite$' |
+    grep -Ev '^(test/corpora|test/expected|test/fuzz/corpus-)' |
+    while read -r f; do grep -q 'SPDX-License-Identifier: GPL-3.0-or-later' "$f" || echo "$f"; done)
+if [ ! -d "$srcdir/.git" ] && [ ! -f "$srcdir/.git" ]; then
+    test_ok_ # a release tarball has no git to list its files
+else
+    test_expect_equal "$missing" ""
+fi
+
+test_begin_subtest "COPYING holds the GPL, version 3"
+test_expect_equal "$(sed -n 1p "$srcdir/COPYING" | tr -s ' ')" " GNU GENERAL PUBLIC LICENSE"
+
+test_done
