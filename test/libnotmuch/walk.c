@@ -9,6 +9,7 @@
  *     walk write CONFIG PREFIX    a fixed set of tag and property changes (tags PREFIX-*), statuses
  *     walk bench CONFIG WHAT      every message (WHAT=messages) or thread (threads) of '*', or only
  *                                 open and close (open); prints one line of totals
+ *     walk open PATH              open PATH, which holds no store, with no config: the status
  *
  * QUERIES holds one query a line: SYNTAX SORT EXCLUDE QUERY, SYNTAX infix|sexp, SORT newest|oldest,
  * EXCLUDE true|false|flag|all (notmuch_exclude_t; search.exclude_tags are added to every query);
@@ -859,6 +860,26 @@ static int cmd_bench(const char *config, const char *what)
     return 0;
 }
 
+/* notmuch_database_open_with_config on a path that is no store, with no config file (T360-symbol-
+ * hiding's first step, without its Xapian half): the status, whether a database came back, and
+ * whether a message did (its words are each library's own). */
+static int cmd_open(const char *path)
+{
+    notmuch_database_t *db = (notmuch_database_t *) 1;
+    char *msg = NULL;
+    notmuch_status_t st = notmuch_database_open_with_config(path, NOTMUCH_DATABASE_MODE_READ_ONLY, "", NULL,
+                                                            &db, &msg);
+
+    printf("open: %s, database %s, message %s\n", notmuch_status_to_string(st), db ? "set" : "NULL",
+           msg && *msg ? "given" : "none");
+    if (msg)
+        fprintf(stderr, "%s\n", msg);
+    free(msg);
+    if (db && st == NOTMUCH_STATUS_SUCCESS)
+        notmuch_database_destroy(db);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int rc = 2;
@@ -869,9 +890,11 @@ int main(int argc, char **argv)
         rc = cmd_write(argv[2], argv[3]);
     else if (argc == 4 && strcmp(argv[1], "bench") == 0)
         rc = cmd_bench(argv[2], argv[3]);
+    else if (argc == 3 && strcmp(argv[1], "open") == 0)
+        rc = cmd_open(argv[2]);
     else
         fprintf(stderr, "usage: walk read CONFIG QUERIES | walk write CONFIG PREFIX | "
-                        "walk bench CONFIG open|messages|threads\n");
+                        "walk bench CONFIG open|messages|threads | walk open PATH\n");
     for (size_t i = 0; i < names.n; i++) {
         free(names.v[i].id);
         free(names.v[i].name);
