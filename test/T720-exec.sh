@@ -104,35 +104,33 @@ else
 exit 1"
 fi
 
-abi_find_python notmuch2
-test_begin_subtest "a notmuch2 script opens maildex's store through exec"
-if ! abi_have_lib; then
-    test_skip_ "$abi_skip_reason"
-elif [ -z "$ABI_PYTHON" ]; then
-    test_skip_ "no python3 here imports notmuch2 (Debian's python3-notmuch2)"
-else
-    output=$(with_asan maildex exec "$ABI_PYTHON" -c '
+# python_client MODULE NAME SCRIPT EXPECTED: a subtest that SCRIPT, run by a python3 that imports
+# MODULE (Debian's python3-MODULE) through maildex exec, prints EXPECTED.
+python_client() {
+    abi_find_python "$1"
+    test_begin_subtest "$2"
+    if ! abi_have_lib; then
+        test_skip_ "$abi_skip_reason"
+    elif [ -z "$ABI_PYTHON" ]; then
+        test_skip_ "no python3 here imports $1 (Debian's python3-$1)"
+    else
+        test_expect_equal "$(with_asan maildex exec "$ABI_PYTHON" -c "$3" 2>&1)" "$4"
+    fi
+}
+
+python_client notmuch2 "a notmuch2 script opens maildex's store through exec" '
 import notmuch2
 db = notmuch2.Database()
 print(db.count_messages("*"), sorted(str(m.messageid) for m in db.messages("Lunch")))
-print(sorted({l.split()[-1] for l in open("/proc/self/maps") if "libnotmuch.so" in l}))' 2>&1)
-    test_expect_equal "$output" "3 ['msg1@example.org', 'msg2@example.com', 'msg3@example.net']
+print(sorted({l.split()[-1] for l in open("/proc/self/maps") if "libnotmuch.so" in l}))' \
+    "3 ['msg1@example.org', 'msg2@example.com', 'msg3@example.net']
 ['$(readlink -f "$ABI_LIB")']"
-fi
 
-abi_find_python notmuch
-test_begin_subtest "the legacy notmuch module (python3-notmuch, ctypes) loads it and reads the store"
-if ! abi_have_lib; then
-    test_skip_ "$abi_skip_reason"
-elif [ -z "$ABI_PYTHON" ]; then
-    test_skip_ "no python3 here imports notmuch (Debian's python3-notmuch)"
-else
-    output=$(with_asan maildex exec "$ABI_PYTHON" -c '
+python_client notmuch "the legacy notmuch module (python3-notmuch, ctypes) loads it and reads the store" '
 import notmuch
 db = notmuch.Database(mode=notmuch.Database.MODE.READ_ONLY)
 q = notmuch.Query(db, "tag:attachment")
-print(q.count_messages(), [m.get_message_id() for m in q.search_messages()])' 2>&1)
-    test_expect_equal "$output" "1 ['msg3@example.net']"
-fi
+print(q.count_messages(), [m.get_message_id() for m in q.search_messages()])' \
+    "1 ['msg3@example.net']"
 
 test_done

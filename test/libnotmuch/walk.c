@@ -124,6 +124,20 @@ static void put_tags(FILE *out, const char *label, notmuch_tags_t *tags)
     notmuch_tags_destroy(tags);
 }
 
+/* A query for every message, in sort order, excluding nothing (no exclude tags are added). */
+static notmuch_query_t *everything(notmuch_database_t *db, notmuch_sort_t sort)
+{
+    notmuch_query_t *q = notmuch_query_create(db, "*");
+
+    if (q == NULL) {
+        fprintf(stderr, "walk: notmuch_query_create: out of memory\n");
+        exit(2);
+    }
+    notmuch_query_set_sort(q, sort);
+    notmuch_query_set_omit_excluded(q, NOTMUCH_EXCLUDE_FALSE);
+    return q;
+}
+
 /* ---- thread names ---------------------------------------------------------------------------- */
 
 struct thread_name {
@@ -143,11 +157,10 @@ static int cmp_name(const void *a, const void *b)
 /* Every thread of '*', each named by its smallest message id. */
 static void load_thread_names(notmuch_database_t *db)
 {
-    notmuch_query_t *q = notmuch_query_create(db, "*");
+    notmuch_query_t *q = everything(db, NOTMUCH_SORT_UNSORTED);
     notmuch_threads_t *threads;
     size_t cap = 0;
 
-    notmuch_query_set_omit_excluded(q, NOTMUCH_EXCLUDE_FALSE);
     CHECK(notmuch_query_search_threads(q, &threads));
     for (; notmuch_threads_valid(threads); notmuch_threads_move_to_next(threads)) {
         notmuch_thread_t *t = notmuch_threads_get(threads);
@@ -521,7 +534,7 @@ static void put_config_values(FILE *out, notmuch_database_t *db, const char *lab
 static void put_store(FILE *out, notmuch_database_t *db)
 {
     unsigned int messages = 0, threads = 0;
-    notmuch_query_t *q = notmuch_query_create(db, "*");
+    notmuch_query_t *q = everything(db, NOTMUCH_SORT_UNSORTED);
 
     fprintf(out, "store\n  path: %s\n  mail_root: %s\n", or_null(notmuch_database_get_path(db)),
             or_null(notmuch_config_get(db, NOTMUCH_CONFIG_MAIL_ROOT)));
@@ -531,7 +544,6 @@ static void put_store(FILE *out, notmuch_database_t *db)
     fprintf(out, "  user: %s <%s>\n", or_null(notmuch_config_get(db, NOTMUCH_CONFIG_USER_NAME)),
             or_null(notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL)));
     put_tags(out, "all tags", notmuch_database_get_all_tags(db));
-    notmuch_query_set_omit_excluded(q, NOTMUCH_EXCLUDE_FALSE);
     CHECK(notmuch_query_count_messages(q, &messages));
     CHECK(notmuch_query_count_threads(q, &threads));
     fprintf(out, "  messages %u threads %u\n", messages, threads);
@@ -701,13 +713,12 @@ static void misuse(FILE *out, notmuch_message_t *m, const char *prefix, unsigned
 
 static void find_by_filename(FILE *out, notmuch_database_t *db, const char *root)
 {
-    notmuch_query_t *q = notmuch_query_create(db, "*");
+    notmuch_query_t *q = everything(db, NOTMUCH_SORT_OLDEST_FIRST);
     notmuch_messages_t *ms = NULL;
     notmuch_message_t *m = NULL;
     char *file = NULL, *missing;
     notmuch_status_t st;
 
-    notmuch_query_set_sort(q, NOTMUCH_SORT_OLDEST_FIRST);
     CHECK(notmuch_query_search_messages(q, &ms));
     if (notmuch_messages_valid(ms))
         file = xstrdup(notmuch_message_get_filename(notmuch_messages_get(ms)));
@@ -781,11 +792,9 @@ static void read_tags(struct totals *t, notmuch_tags_t *tags)
 static void bench_messages(notmuch_database_t *db, struct totals *t)
 {
     static const char *const headers[] = {"From", "To", "Subject", "Date"};
-    notmuch_query_t *q = notmuch_query_create(db, "*");
+    notmuch_query_t *q = everything(db, NOTMUCH_SORT_NEWEST_FIRST);
     notmuch_messages_t *ms;
 
-    notmuch_query_set_sort(q, NOTMUCH_SORT_NEWEST_FIRST);
-    notmuch_query_set_omit_excluded(q, NOTMUCH_EXCLUDE_FALSE);
     CHECK(notmuch_query_search_messages(q, &ms));
     for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
         notmuch_message_t *m = notmuch_messages_get(ms);
@@ -811,11 +820,9 @@ static void bench_messages(notmuch_database_t *db, struct totals *t)
 /* Every thread of '*' with what a thread list shows, and each of its messages with its tags. */
 static void bench_threads(notmuch_database_t *db, struct totals *t)
 {
-    notmuch_query_t *q = notmuch_query_create(db, "*");
+    notmuch_query_t *q = everything(db, NOTMUCH_SORT_NEWEST_FIRST);
     notmuch_threads_t *threads;
 
-    notmuch_query_set_sort(q, NOTMUCH_SORT_NEWEST_FIRST);
-    notmuch_query_set_omit_excluded(q, NOTMUCH_EXCLUDE_FALSE);
     CHECK(notmuch_query_search_threads(q, &threads));
     for (; notmuch_threads_valid(threads); notmuch_threads_move_to_next(threads)) {
         notmuch_thread_t *th = notmuch_threads_get(threads);
