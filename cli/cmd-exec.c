@@ -69,11 +69,18 @@ int cmd_exec(struct cli *cli, int argc, char **argv)
 {
     const struct option opts[] = {{OPT_END, NULL, NULL, NULL, NULL, NULL}};
     const char *env = getenv("MAILDEX_NOTMUCH_ABI_DIR");
-    const char *libdir = env && *env ? env : MAILDEX_NOTMUCH_ABI_DIR;
+    char *libdir = NULL;
     int first = cli_start(cli, argc, argv, opts), err;
 
     if (first < 0)
         return -first;
+    if (env && *env) { /* absolute: the client may change directory */
+        char *absolute = g_canonicalize_filename(env, NULL);
+        libdir = talloc_strdup(cli->ctx, absolute);
+        g_free(absolute);
+    }
+    if (libdir == NULL)
+        libdir = talloc_strdup(cli->ctx, MAILDEX_NOTMUCH_ABI_DIR);
     if (first >= argc)
         return cli_error(cli, "no program to run (usage: maildex exec CLIENT [ARGS...])");
     if (check_file(cli, libdir, "libnotmuch.so.5", false,

@@ -95,12 +95,12 @@ fi
 
 # The build tree's own library.
 test_begin_subtest "without MAILDEX_NOTMUCH_ABI_DIR, cli/maildex gives its build tree's lib/notmuch-abi/.libs"
-if abi_have_lib; then
-    output=$(maildex exec "$TMP_DIRECTORY/print-env" | head -n 1)
-    test_expect_equal "$output" "LD_LIBRARY_PATH=$ABI_DIR"
+if [ -f "$BUILD_ABI_DIR/libnotmuch.so.5" ]; then
+    output=$(env -u MAILDEX_NOTMUCH_ABI_DIR -u LD_LIBRARY_PATH maildex exec "$TMP_DIRECTORY/print-env" | head -n 1)
+    test_expect_equal "$output" "LD_LIBRARY_PATH=$BUILD_ABI_DIR"
 else
-    output=$(maildex exec "$TMP_DIRECTORY/print-env" 2>&1; echo "exit $?")
-    test_expect_equal "$output" "maildex exec: cannot use '$ABI_LIB': No such file or directory (maildex's libnotmuch.so.5 is not built or not installed)
+    output=$(env -u MAILDEX_NOTMUCH_ABI_DIR maildex exec "$TMP_DIRECTORY/print-env" 2>&1; echo "exit $?")
+    test_expect_equal "$output" "maildex exec: cannot use '$BUILD_ABI_DIR/libnotmuch.so.5': No such file or directory (maildex's libnotmuch.so.5 is not built or not installed)
 exit 1"
 fi
 

@@ -13,7 +13,7 @@ abi_build_walker     # skips the script where the benchmark could not build its 
 
 test_begin_subtest "bench/run --libnotmuch --vs notmuch --scale 300 --runs 1 exits 0"
 python3 "$srcdir/bench/run" --scale 300 --runs 1 --vs notmuch --libnotmuch --phase first_index --markdown \
-    --workdir "$TMP_DIRECTORY/bench" --maildex "$MAILDEX_BUILDDIR/cli/maildex" \
+    --workdir "$TMP_DIRECTORY/bench" --maildex "$MAILDEX_BUILDDIR/cli/maildex" --libnotmuch-dir "$ABI_DIR" \
     > "$TMP_DIRECTORY/out" 2> "$TMP_DIRECTORY/err"
 code=$?
 test_expect_equal "$code" "0"

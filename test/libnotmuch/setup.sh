@@ -6,7 +6,10 @@
 # on either library. It never decides a test's result: while this build has no library, each test
 # says so in its SKIP lines (abi_skip_reason), and never passes instead.
 
-ABI_DIR=$MAILDEX_BUILDDIR/lib/notmuch-abi/.libs
+# The library under test: this build's, or the directory $MAILDEX_NOTMUCH_ABI_DIR names (as for
+# `maildex exec`), e.g. another build tree's before the two are merged.
+BUILD_ABI_DIR=$MAILDEX_BUILDDIR/lib/notmuch-abi/.libs
+ABI_DIR=$(cd "${MAILDEX_NOTMUCH_ABI_DIR:-$BUILD_ABI_DIR}" 2>/dev/null && pwd || echo "${MAILDEX_NOTMUCH_ABI_DIR:-$BUILD_ABI_DIR}")
 ABI_LIB=$ABI_DIR/libnotmuch.so.5
 abi_skip_reason="this build has no libnotmuch.so.5 yet ($ABI_LIB is missing; issue 28, lib/notmuch-abi)"
 
