@@ -133,6 +133,7 @@ command_fn cmd_show;
 command_fn cmd_reply;
 command_fn cmd_watch;
 command_fn cmd_server;
+command_fn cmd_exec; /* compiled into each program (cli/cmd-exec.c says why) */
 
 /* notmuch's relative date of then ("Today 10:30", "2023-11-30"), as search and show print it
  * (relative-date.c). */

@@ -65,6 +65,8 @@ const struct command cli_commands[] = {
      "Restore tags, properties and stored config from a dump"},
     {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
      "Rebuild the database without its free space"},
+    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS, "[--] CLIENT [ARGS...]",
+     "Run a program made for notmuch's library on maildex's store"},
     {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
