@@ -60,13 +60,6 @@ struct maildex__mime_ops {
         .show_references_file = maildex__show_references_file,                                    \
     }
 
-/* Parses, under ctx, the first of message key's files (in the order they were found) that reads as
- * mail, as `address` (for a message stored without its addresses) reads a message; *out is NULL when
- * none does. Returns MAILDEX_STATUS_OK or a database status. (index/reindex.c) */
-maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                           void *ctx, int64_t key,
-                                           struct maildex__parsed_message **out);
-
 /* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever
  * thread asks first). Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_IO_ERROR with the reason recorded on
  * db: the module's path and why it could not be loaded or used. */
