@@ -21,6 +21,7 @@
 #include "mime/mime.h"
 #include "parse-pool.h"
 #include "message/renames.h"
+#include "relist.h"
 #include "scan.h"
 #include "message/write.h"
 
