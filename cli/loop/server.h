@@ -13,7 +13,7 @@
 #ifndef MAILDEX_CLI_SERVER_H
 #define MAILDEX_CLI_SERVER_H
 
-#include "cli.h"
+#include "base/base.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -47,7 +47,8 @@ void server_request_output(struct request *r, const char *data, size_t len);
 void server_request_ended(struct request *r, int status, const char *err, size_t err_len);
 
 /* Starts r: its stdin as a memfd, pipes for its stdout and stderr read on the loop, a thread that
- * runs cli_run. Returns 0, or -1 with *why set (a static string) when it could not start. */
+ * runs r->argv through r->cli.run (main.c's cli_run, handed down). Returns 0, or -1 with *why set (a
+ * static string) when it could not start. */
 int request_start(struct request *r, uv_loop_t *loop, const char **why);
 
 /* Asks a started request to stop: `new` commits its batch and ends, anything else has its SQLite

@@ -4,7 +4,7 @@
  * command line does not link them: it loads the parser as a module (maildex-mime.so) the first time
  * a file must be parsed, and `search`, `count` or a `new` with nothing to read never pay for it.
  * The shared libmaildex and the tests link the parser directly (linked.c); the CLI loads it
- * (cli/mime-dlopen.c), and refuses a module built from another version of this header. Callers cannot
+ * (cli/base/mime-dlopen.c), and refuses a module built from another version of this header. Callers cannot
  * tell the difference. */
 #ifndef MAILDEX_MIME_H
 #define MAILDEX_MIME_H
