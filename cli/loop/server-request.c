@@ -5,7 +5,7 @@
  * descriptors, not memory streams, because a command hands them on: `new` and `insert` give them to
  * their hooks as fds 0-2, `dump` and `restore` write and read them through zlib. The request ends on
  * the loop once both pipes are at their end, which the thread causes by closing them last, after it
- * stored the exit status. */
+ * stored the exit status; what it prints and its end go to the request's callbacks (server.c's). */
 #include "server.h"
 
 #include <errno.h>
@@ -37,7 +37,7 @@ static void on_closed(uv_handle_t *h)
     struct request *r = h->data;
 
     if (--r->open_handles == 0)
-        server_request_ended(r, r->status, r->err_text->str, r->err_text->len);
+        r->ended(r, r->status, r->err_text->str, r->err_text->len);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -54,7 +54,7 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 
     if (n > 0 && !r->cancel) {
         if (stream == (uv_stream_t *) &r->out)
-            server_request_output(r, buf->base, (size_t) n);
+            r->output(r, buf->base, (size_t) n);
         else
             g_string_append_len(r->err_text, buf->base, n);
     }

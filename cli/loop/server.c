@@ -159,7 +159,7 @@ static void send_error(struct client *c, int64_t id, const char *fmt, ...)
     g_string_free(text, TRUE);
 }
 
-void server_request_output(struct request *r, const char *data, size_t len)
+static void on_request_output(struct request *r, const char *data, size_t len)
 {
     char header[48];
 
@@ -191,7 +191,7 @@ static void client_free_if_done(struct client *c)
     }
 }
 
-void server_request_ended(struct request *r, int status, const char *err, size_t err_len)
+static void on_request_ended(struct request *r, int status, const char *err, size_t err_len)
 {
     struct server *s = r->server;
     struct client *c = r->client;
@@ -343,7 +343,7 @@ static void cancel(struct client *c, int64_t id)
         return;
     }
     g_queue_remove(r->writer ? &c->server->writers : &c->server->readers, r);
-    server_request_ended(r, 130, NULL, 0);
+    on_request_ended(r, 130, NULL, 0);
 }
 
 /* A command request: {"id": N, "argv": [...], "stdin": TEXT | "stdin_base64": BASE64}. */
@@ -365,6 +365,8 @@ static void command(struct client *c, const struct json *o, int64_t id)
     r->server = s;
     r->client = c;
     r->id = id;
+    r->output = on_request_output;
+    r->ended = on_request_ended;
     /* The program's table and run, as main handed them to the server's own cli. */
     r->cli.commands = s->cli->commands;
     r->cli.run = s->cli->run;
