@@ -3,7 +3,7 @@
  * (--debug: the run's decisions, in notmuch's words), run the post-new hook. The database is open for
  * writing only between the two hooks. */
 #include "cli.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -164,18 +164,6 @@ static void report(FILE *out, const maildex_index_stats_t *s, bool first_run, do
     if (s->renames)
         fprintf(out, " Detected %" PRIu64 " file %s.", s->renames, s->renames == 1 ? "rename" : "renames");
     fprintf(out, "\n");
-}
-
-int cli_check_new_tags(struct cli *cli, const char *const *tags)
-{
-    const char *why;
-
-    for (size_t i = 0; tags[i]; i++)
-        if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK) {
-            fprintf(cli->err, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
-            return EXIT_FAILURE;
-        }
-    return EXIT_SUCCESS;
 }
 
 /* After the report: what could not be done, and notmuch's status for a run that finished: 1 when

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One request of `maildex server`: the command runs on a thread of its own through cli_run, as it
- * would run in a process, with a memfd holding what the client sent as its stdin and pipes for its
- * stdout and stderr, whose read ends the loop reads. Real descriptors, not memory streams, because a
- * command hands them on: `new` and `insert` give them to their hooks as fds 0-2, `dump` and `restore`
- * write and read them through zlib. The request ends on the loop once both pipes are at their end,
- * which the thread causes by closing them last, after it stored the exit status. */
+/* One request of `maildex server`: the command runs on a thread of its own through cli_run (main.c's,
+ * reached through r->cli.run), as it would run in a process, with a memfd holding what the client
+ * sent as its stdin and pipes for its stdout and stderr, whose read ends the loop reads. Real
+ * descriptors, not memory streams, because a command hands them on: `new` and `insert` give them to
+ * their hooks as fds 0-2, `dump` and `restore` write and read them through zlib. The request ends on
+ * the loop once both pipes are at their end, which the thread causes by closing them last, after it
+ * stored the exit status; what it prints and its end go to the request's callbacks (server.c's). */
 #include "server.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@ static gpointer run(gpointer data)
     int status = EXIT_FAILURE;
 
     if ((r->cli.ctx = talloc_new(NULL)) != NULL)
-        status = cli_run(&r->cli, r->argc, r->argv);
+        status = r->cli.run(&r->cli, r->argc, r->argv);
     talloc_free(r->cli.ctx);
     fclose(r->cli.in);
     r->status = status;
@@ -36,7 +37,7 @@ static void on_closed(uv_handle_t *h)
     struct request *r = h->data;
 
     if (--r->open_handles == 0)
-        server_request_ended(r, r->status, r->err_text->str, r->err_text->len);
+        r->ended(r, r->status, r->err_text->str, r->err_text->len);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -53,7 +54,7 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 
     if (n > 0 && !r->cancel) {
         if (stream == (uv_stream_t *) &r->out)
-            server_request_output(r, buf->base, (size_t) n);
+            r->output(r, buf->base, (size_t) n);
         else
             g_string_append_len(r->err_text, buf->base, n);
     }

@@ -8,7 +8,7 @@
 
 #include "config.h"
 #include "dir-watches.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
