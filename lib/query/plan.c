@@ -9,6 +9,7 @@
  * MAILDEX__ESTIMATE_CAP entries. Strings are joined once, in balanced parentheses, so that neither
  * building them nor SQLite's expression depth grows faster than the query. Nothing here prints or
  * reads config, and no user text ever reaches SQL text. */
+#include "plan.h"
 #include "planner.h"
 
 #include "util/regexp.h"

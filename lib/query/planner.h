@@ -7,7 +7,8 @@
 #ifndef MAILDEX_QUERY_PLANNER_H
 #define MAILDEX_QUERY_PLANNER_H
 
-#include "plan.h"
+#include "plan-types.h"
+#include "ast.h"
 #include "sqlext/sets.h"
 
 #include <glib.h>
