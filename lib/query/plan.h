@@ -12,9 +12,9 @@
  * satisfied by the driving index, so SQLite never sorts or materialises the matches. An OR of
  * drivable terms, and an XOR, drive as a UNION whose arms SQLite merges in key order. Every user value
  * is a bound parameter (?10 and up; ?1..?9 are left to the statements built from the plan). The
- * planner is plan.c (composition), fields.c (one handler per field) and fts.c
- * (full text); they know the schema and SQL, and must not print, read config or know the public
- * iterator types. Private to lib/. */
+ * planner is plan.c (composition) and the handlers it calls through one table (planner.h,
+ * handlers.h): field-*.c (tag, id, folder, date ...) and fts.c (full text); they know the schema and
+ * SQL, and must not print, read config or know the public iterator types. Private to lib/. */
 #ifndef MAILDEX_QUERY_PLAN_H
 #define MAILDEX_QUERY_PLAN_H
 
