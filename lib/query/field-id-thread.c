@@ -153,9 +153,7 @@ static const struct maildex__set *threads_of(struct maildex__planner *p, const s
 static const char *threads_or_probe(struct maildex__planner *p, const struct maildex__qnode *n,
                                     const char *a)
 {
-    const struct maildex__set *set = threads_of(p, n);
-
-    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a) : "0";
+    return maildex__plan_in_threads(p, threads_of(p, n), a);
 }
 
 static bool threads_or_drive(struct maildex__planner *p, const struct maildex__qnode *n,
@@ -163,8 +161,7 @@ static bool threads_or_drive(struct maildex__planner *p, const struct maildex__q
 {
     if (n->nchildren <= MAILDEX__MAX_ARMS)
         return false; /* the planner's union of thread: arms */
-    return maildex__plan_drive_set(p, d, threads_of(p, n), MAILDEX__DRIVER_THREAD, "messages m", "m.id",
-                                   "m.thread", false);
+    return maildex__plan_drive_threads(p, d, threads_of(p, n));
 }
 
 static int64_t threads_or_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
@@ -208,19 +205,13 @@ static const char *id_prefix_probe(struct maildex__planner *p, const struct mail
 
 static bool id_prefix_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
-    const struct maildex__set *set = id_prefix_set(p, n);
-
-    if (set && maildex__set_size(set) == 0)
-        return maildex__plan_none(p, d);
-    return maildex__plan_drive_keys(p, d, set, MAILDEX__DRIVER_UNION);
+    return maildex__plan_drive_key_set(p, d, id_prefix_set(p, n), MAILDEX__DRIVER_UNION);
 }
 
 static int64_t id_prefix_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
 {
-    const struct maildex__set *set = id_prefix_set(p, n);
-
     (void) cap;
-    return set ? (int64_t) maildex__set_size(set) : MAILDEX__EST_MANY;
+    return maildex__plan_key_set_size(id_prefix_set(p, n));
 }
 
 /* ---- thread:(starts-with ...) and thread:(regex ...) --------------------------------------------------------- */
@@ -261,16 +252,13 @@ static const struct maildex__set *threads_matching(struct maildex__planner *p, c
 static const char *threads_matching_probe(struct maildex__planner *p, const struct maildex__qnode *n,
                                           const char *a)
 {
-    const struct maildex__set *set = threads_matching(p, n);
-
-    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a) : "0";
+    return maildex__plan_in_threads(p, threads_matching(p, n), a);
 }
 
 static bool threads_matching_drive(struct maildex__planner *p, const struct maildex__qnode *n,
                                    struct maildex__drive *d)
 {
-    return maildex__plan_drive_set(p, d, threads_matching(p, n), MAILDEX__DRIVER_THREAD, "messages m", "m.id",
-                                   "m.thread", false);
+    return maildex__plan_drive_threads(p, d, threads_matching(p, n));
 }
 
 static int64_t threads_matching_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)

@@ -143,19 +143,13 @@ static const char *keys_probe(struct maildex__planner *p, const struct maildex__
 /* The keys stream from the set's own rows, in key order. */
 static bool keys_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
-    const struct maildex__set *set = keys_of(p, n);
-
-    if (set && maildex__set_size(set) == 0)
-        return maildex__plan_none(p, d);
-    return maildex__plan_drive_keys(p, d, set, MAILDEX__DRIVER_UNION);
+    return maildex__plan_drive_key_set(p, d, keys_of(p, n), MAILDEX__DRIVER_UNION);
 }
 
 static int64_t keys_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
 {
-    const struct maildex__set *set = keys_of(p, n);
-
     (void) cap;
-    return set ? (int64_t) maildex__set_size(set) : MAILDEX__EST_MANY;
+    return maildex__plan_key_set_size(keys_of(p, n));
 }
 
 /* ---- the handlers ---------------------------------------------------------------------------------------- */

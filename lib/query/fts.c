@@ -458,10 +458,8 @@ static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *
     const struct maildex__set *set = prefix_set(p, n);
     bool prefix;
 
-    if (set && maildex__set_size(set) == 0)
-        return maildex__plan_none(p, d);
     if (set)
-        return maildex__plan_drive_keys(p, d, set, MAILDEX__DRIVER_FTS);
+        return maildex__plan_drive_key_set(p, d, set, MAILDEX__DRIVER_FTS);
     return match_drive(p, expression(p, n, &prefix), d);
 }
 

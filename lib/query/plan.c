@@ -158,11 +158,8 @@ static const char *probe(struct maildex__planner *p, const struct maildex__qnode
         return "0";
     case MAILDEX__Q_NOT:
         return maildex__plan_fmt(p, "NOT (%s)", probe(p, n->children[0], a));
-    case MAILDEX__Q_THREAD: {
-        const struct maildex__set *set = thread_set(p, n->children[0]);
-        return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a)
-                   : "0";
-    }
+    case MAILDEX__Q_THREAD:
+        return maildex__plan_in_threads(p, thread_set(p, n->children[0]), a);
     case MAILDEX__Q_AND:
         return probe_and(p, n->children, n->nchildren, all_true(p, n->nchildren), a);
     case MAILDEX__Q_OR:
@@ -442,8 +439,7 @@ static bool drive_xor(struct maildex__planner *p, const struct maildex__qnode *n
  * join the set's rows with the thread index (SQLite then sorts them). */
 static bool drive_thread(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
-    return maildex__plan_drive_set(p, d, thread_set(p, n->children[0]), MAILDEX__DRIVER_THREAD,
-                                   "messages m", "m.id", "m.thread", false);
+    return maildex__plan_drive_threads(p, d, thread_set(p, n->children[0]));
 }
 
 /* Fills d with the arms that stream exactly the messages matching n, if n can drive. */

@@ -299,6 +299,29 @@ bool maildex__plan_drive_keys(struct maildex__planner *p, struct maildex__drive 
                              "s.value", "1", false);
 }
 
+const char *maildex__plan_in_threads(struct maildex__planner *p, const struct maildex__set *set, const char *a)
+{
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a) : "0";
+}
+
+bool maildex__plan_drive_threads(struct maildex__planner *p, struct maildex__drive *d, const struct maildex__set *set)
+{
+    return maildex__plan_drive_set(p, d, set, MAILDEX__DRIVER_THREAD, "messages m", "m.id", "m.thread", false);
+}
+
+bool maildex__plan_drive_key_set(struct maildex__planner *p, struct maildex__drive *d,
+                                 const struct maildex__set *set, enum maildex__driver kind)
+{
+    if (set && maildex__set_size(set) == 0)
+        return maildex__plan_none(p, d);
+    return maildex__plan_drive_keys(p, d, set, kind);
+}
+
+int64_t maildex__plan_key_set_size(const struct maildex__set *set)
+{
+    return set ? (int64_t) maildex__set_size(set) : MAILDEX__EST_MANY;
+}
+
 const char maildex__no_keys_mark;
 
 bool maildex__plan_keys_held(struct maildex__planner *p, const struct maildex__qnode *n)

@@ -217,6 +217,17 @@ bool maildex__plan_regex_ok(struct maildex__planner *p, const struct maildex__qn
 const char *maildex__plan_in_keys(struct maildex__planner *p, const struct maildex__set *set, const char *a);
 bool maildex__plan_drive_keys(struct maildex__planner *p, struct maildex__drive *d,
                               const struct maildex__set *set, enum maildex__driver kind);
+/* The drive and estimate of a term whose matches are set, read at plan time: as drive_keys, but no
+ * message at all when the set is empty; its size, MAILDEX__EST_MANY when set is NULL. */
+bool maildex__plan_drive_key_set(struct maildex__planner *p, struct maildex__drive *d,
+                                 const struct maildex__set *set, enum maildex__driver kind);
+int64_t maildex__plan_key_set_size(const struct maildex__set *set);
+
+/* The probe of a message being in one of set's threads (a's thread), "0" when set is NULL; and the
+ * drive of those threads' messages (maildex__plan_drive_set over the thread index), false when set is
+ * NULL. */
+const char *maildex__plan_in_threads(struct maildex__planner *p, const struct maildex__set *set, const char *a);
+bool maildex__plan_drive_threads(struct maildex__planner *p, struct maildex__drive *d, const struct maildex__set *set);
 
 /* Marks, in p->key_sets, a node whose matches cannot be read at plan time (FTS5 must answer it): an
  * address no set has. */
