@@ -2,8 +2,8 @@
 /* The table of the planner's handlers (handlers.h): for each field, the handler of a plain value, of
  * a regex, of a prefix (`*`, (starts-with ...)), of (field *) where that means any word, of an OR of
  * its plain terms and of (field (of ...)). The parsers never mark a value both a regex and a prefix.
- * It picks a handler and calls none (but the one for a field it does not know, which matches nothing):
- * what a handler does is its own file's (fields.h). */
+ * It picks a handler and calls none; the only handler defined here is the one of a value no field
+ * handles, which matches nothing. What a handler does is its own file's (fields.h). */
 #include "handlers.h"
 #include "fields.h"
 
@@ -11,7 +11,7 @@ struct field_handlers {
     const struct maildex__field_ops *value, *regex, *prefix, *any_word, *or_terms, *same;
 };
 
-/* A field without a handler for a form of value (a regex on body:) matches nothing. */
+/* A form of value that its field has no handler for (a regex on body:) matches nothing. */
 static const char *nothing(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
 {
     (void) p, (void) n, (void) a;
@@ -20,36 +20,40 @@ static const char *nothing(struct maildex__planner *p, const struct maildex__qno
 
 static const struct maildex__field_ops unknown = {.probe = nothing, .cheap_estimate = true};
 
-#define FTS(regex)                                                                                      \
-    {&maildex__fts_term_ops, regex, &maildex__fts_term_ops, &maildex__fts_any_word_ops, NULL,          \
-     &maildex__fts_same_ops}
+/* A full-text field: words and prefixes through FTS5, `(field *)` any word of it, (field (of ...)) the
+ * OR of the words its messages hold there. */
+#define FTS(regex_ops)                                                                                  \
+    {.value = &maildex__fts_term_ops, .regex = (regex_ops), .prefix = &maildex__fts_term_ops,           \
+     .any_word = &maildex__fts_any_word_ops, .same = &maildex__fts_same_ops}
+
+/* A field whose handler reads every form of its values itself (a regex, a prefix, an OR of them). */
+#define ONE(ops, or_ops, same_ops)                                                                      \
+    {.value = &(ops), .regex = &(ops), .prefix = &(ops), .or_terms = (or_ops), .same = (same_ops)}
 
 static const struct field_handlers fields[] = {
-    /* free text and a user-defined field have words of every kind, so `*` is a prefix there */
-    [MAILDEX__QF_FREE] = {&maildex__fts_term_ops, NULL, &maildex__fts_term_ops, NULL, NULL, &maildex__fts_same_ops},
-    [MAILDEX__QF_USER] = {&maildex__fts_term_ops, NULL, &maildex__fts_term_ops, NULL, NULL, &maildex__fts_same_ops},
     [MAILDEX__QF_BODY] = FTS(NULL),
     [MAILDEX__QF_FROM] = FTS(&maildex__from_regex_ops),
     [MAILDEX__QF_TO] = FTS(NULL),
     [MAILDEX__QF_SUBJECT] = FTS(&maildex__subject_regex_ops),
     [MAILDEX__QF_ATTACHMENT] = FTS(NULL),
     [MAILDEX__QF_MIMETYPE] = FTS(NULL),
-    /* their handlers read a regex, a prefix, an OR of their terms and (of ...) themselves */
-    [MAILDEX__QF_TAG] = {&maildex__tag_ops, &maildex__tag_ops, &maildex__tag_ops, NULL, &maildex__tag_ops,
-                         &maildex__tag_same_ops},
-    [MAILDEX__QF_FOLDER] = {&maildex__folder_ops, &maildex__folder_ops, &maildex__folder_ops, NULL,
-                            &maildex__folder_ops, &maildex__folder_same_ops},
-    [MAILDEX__QF_PATH] = {&maildex__path_ops, &maildex__path_ops, &maildex__path_ops, NULL, &maildex__path_ops,
-                          &maildex__path_same_ops},
-    [MAILDEX__QF_ID] = {&maildex__id_ops, &maildex__id_ops, &maildex__id_prefix_ops, NULL, &maildex__id_or_ops,
-                        NULL},
-    [MAILDEX__QF_THREAD] = {&maildex__thread_ops, &maildex__thread_pattern_ops, &maildex__thread_pattern_ops,
-                            NULL, &maildex__thread_or_ops, NULL},
-    [MAILDEX__QF_PROPERTY] = {&maildex__property_ops, &maildex__property_keys_ops, &maildex__property_keys_ops,
-                              NULL, NULL, &maildex__property_keys_ops},
-    [MAILDEX__QF_DATE] = {&maildex__date_ops, &maildex__date_ops, &maildex__date_ops, NULL, NULL, NULL},
-    [MAILDEX__QF_LASTMOD] = {&maildex__lastmod_ops, &maildex__lastmod_ops, &maildex__lastmod_ops, NULL, NULL,
-                             NULL},
+    /* free text and a user-defined field: `*` is a prefix there too (FTS5 can say the user field's) */
+    [MAILDEX__QF_FREE] = {.value = &maildex__fts_term_ops, .prefix = &maildex__fts_term_ops,
+                          .same = &maildex__fts_same_ops},
+    [MAILDEX__QF_USER] = {.value = &maildex__fts_term_ops, .prefix = &maildex__fts_term_ops,
+                          .same = &maildex__fts_same_ops},
+    [MAILDEX__QF_TAG] = ONE(maildex__tag_ops, &maildex__tag_ops, &maildex__tag_same_ops),
+    [MAILDEX__QF_FOLDER] = ONE(maildex__folder_ops, &maildex__folder_ops, &maildex__folder_same_ops),
+    [MAILDEX__QF_PATH] = ONE(maildex__path_ops, &maildex__path_ops, &maildex__path_same_ops),
+    [MAILDEX__QF_DATE] = ONE(maildex__date_ops, NULL, NULL),
+    [MAILDEX__QF_LASTMOD] = ONE(maildex__lastmod_ops, NULL, NULL),
+    /* id:'s handler reads a regex itself, not a prefix */
+    [MAILDEX__QF_ID] = {.value = &maildex__id_ops, .regex = &maildex__id_ops, .prefix = &maildex__id_prefix_ops,
+                        .or_terms = &maildex__id_or_ops},
+    [MAILDEX__QF_THREAD] = {.value = &maildex__thread_ops, .regex = &maildex__thread_pattern_ops,
+                            .prefix = &maildex__thread_pattern_ops, .or_terms = &maildex__thread_or_ops},
+    [MAILDEX__QF_PROPERTY] = {.value = &maildex__property_ops, .regex = &maildex__property_keys_ops,
+                              .prefix = &maildex__property_keys_ops, .same = &maildex__property_keys_ops},
 };
 
 static const struct field_handlers *of_field(enum maildex__qfield field)
@@ -57,7 +61,7 @@ static const struct field_handlers *of_field(enum maildex__qfield field)
     return (size_t) field < G_N_ELEMENTS(fields) ? &fields[field] : NULL;
 }
 
-static const struct maildex__field_ops *or_null(const struct maildex__field_ops *h)
+static const struct maildex__field_ops *or_unknown(const struct maildex__field_ops *h)
 {
     return h ? h : &unknown;
 }
@@ -69,12 +73,12 @@ static const struct maildex__field_ops *term_handler(const struct maildex__qnode
     if (f == NULL)
         return &unknown;
     if (n->flags & MAILDEX__QFLAG_REGEX)
-        return or_null(f->regex);
+        return or_unknown(f->regex);
     if ((n->flags & MAILDEX__QFLAG_WILDCARD) && *n->value == '\0' && f->any_word)
         return f->any_word; /* (to *): FTS5 has no empty prefix */
     if (n->flags & MAILDEX__QFLAG_WILDCARD)
-        return or_null(f->prefix);
-    return or_null(f->value);
+        return or_unknown(f->prefix);
+    return or_unknown(f->value);
 }
 
 /* An OR whose terms are all plain values of one field. */
@@ -108,7 +112,7 @@ const struct maildex__field_ops *maildex__handler(const struct maildex__qnode *n
         return maildex__fts_able(n) ? &maildex__fts_whole_ops : NULL;
     case MAILDEX__Q_SAME:
         f = of_field(n->field);
-        return f ? or_null(f->same) : &unknown;
+        return f ? or_unknown(f->same) : &unknown;
     default:
         return NULL;
     }

@@ -63,7 +63,9 @@ struct maildex__planner {
     GHashTable *term_sets;     /* term or OR node -> struct maildex__set * of the ids it names */
     GHashTable *key_sets;      /* node -> struct maildex__set * of its messages, read once: a long
                                 * OR/XOR, a tag probed under a bulk driver, a term matched at plan
-                                * time (an id or property wildcard, a property regex or (of ...)) */
+                                * time (an id or property wildcard, a property regex or (of ...)), a
+                                * lone prefix or a word read from the index's pages (MAILDEX__NO_KEYS
+                                * when it cannot be) */
     GHashTable *rewrites;      /* node -> the node it stands for, made once: the words of a full-text
                                 * (field (of ...)) */
     /* The planner's own planning of a subtree, handed to the handlers (and or-sets.c) that read a
@@ -96,7 +98,7 @@ struct maildex__group_ops {
  * terms: `tag:a tag:b ...` is one set; a full-text AND, OR or XOR: one MATCH expression; a
  * (field (of ...))). handlers.h finds it. An AND is always the planner's to compose (its full-text
  * parts as one group, see group): its handler gives only its estimate and the group it joins under
- * another AND. Every entry but probe may be NULL.
+ * another AND. Every entry may be NULL but probe, which only a handler with a rewrite lacks.
  *   probe: an SQL expression over the messages row aliased a, true when the message matches n.
  *   drive: fills d with arms streaming n's matches, or returns false when n cannot drive (it is then
  *     probed); NULL: never drives.
