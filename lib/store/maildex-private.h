@@ -98,6 +98,10 @@ maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const
 /* Maps a SQLite result code to a status, recording sqlite3_errmsg with context as the error message. */
 maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context);
 
+/* Records the one message for a damaged database file (reason says what is wrong) and returns
+ * MAILDEX_STATUS_DATABASE_CORRUPT. */
+maildex_status_t maildex__corrupt(maildex_db_t *db, const char *reason);
+
 /* Write transactions. begin is BEGIN IMMEDIATE (so the busy timeout applies at the start, not at the
  * first write); nested calls only count. commit/rollback end the outermost one. */
 maildex_status_t maildex__begin(maildex_db_t *db);
