@@ -9,7 +9,6 @@
 #include "sqlext/sets.h"
 #include "util/regexp.h"
 #include "sqlext/text-pack.h"
-#include "message/tags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +31,11 @@ static bool close_connection(maildex_db_t *db)
 {
     int rc = SQLITE_OK;
 
-    /* talloc runs a parent's destructor before freeing its children: free them first, so that their
-     * own destructors (one-off statements, query iterators) finalize before SQLite closes. */
+    /* The participants first, while what they hold still stands. Then talloc runs a parent's
+     * destructor before freeing its children: free them first, so that their own destructors
+     * (one-off statements, query iterators) finalize before SQLite closes. */
+    maildex__participants_close(db);
     talloc_free_children(db);
-    maildex__tags_free(db);
     maildex__stmt_finalize_all(db);
     maildex__turn_close(db);
     /* A writer leaves an empty WAL behind, as indexing does (index.c): every command is a process of

@@ -1,12 +1,82 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Transactions: write transactions (maildex__begin nests, the outermost commit or rollback ends
- * them), the revision each one stamps, read snapshots and the public atomic sections. What a
- * transaction writes belongs to its callers. */
+ * them) and their participants, the revision each one stamps, read snapshots and the public atomic
+ * sections. What a transaction writes belongs to its callers, what it holds until the commit to its
+ * participants: this file calls their hooks and knows none of them. */
 #include "maildex-private.h"
 
-#include "message/text-queue.h"
-#include "message/tags.h"
-#include "message/renames.h"
+#include <string.h>
+
+/* One registered participant (maildex-private.h). */
+struct maildex__joined {
+    const struct maildex__participant *p;
+    void *state;
+};
+
+void *maildex__participant_state(maildex_db_t *db, const struct maildex__participant *p)
+{
+    for (size_t i = 0; i < db->nparticipants; i++)
+        if (db->participants[i].p == p)
+            return db->participants[i].state;
+    return NULL;
+}
+
+void *maildex__participant_join(maildex_db_t *db, const struct maildex__participant *p, size_t size)
+{
+    void *state = maildex__participant_state(db, p);
+    struct maildex__joined *grown;
+    size_t at = db->nparticipants;
+
+    if (state != NULL)
+        return state;
+    state = talloc_zero_size(db, size);
+    grown = state ? talloc_realloc(db, db->participants, struct maildex__joined, at + 1) : NULL;
+    if (grown == NULL) {
+        talloc_free(state);
+        maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (; at > 0 && grown[at - 1].p->rank > p->rank; at--) /* after those of its rank: stable */
+        grown[at] = grown[at - 1];
+    grown[at] = (struct maildex__joined){p, state};
+    db->participants = grown;
+    db->nparticipants++;
+    return state;
+}
+
+void maildex__participant_leave(maildex_db_t *db, const struct maildex__participant *p)
+{
+    for (size_t i = 0; i < db->nparticipants; i++) {
+        void *state = db->participants[i].state;
+        if (db->participants[i].p != p)
+            continue;
+        memmove(&db->participants[i], &db->participants[i + 1],
+                (db->nparticipants - i - 1) * sizeof db->participants[0]);
+        db->nparticipants--;
+        if (p->close)
+            p->close(state);
+        talloc_free(state);
+        return;
+    }
+}
+
+void maildex__participants_close(maildex_db_t *db)
+{
+    while (db->nparticipants > 0)
+        maildex__participant_leave(db, db->participants[db->nparticipants - 1].p);
+    TALLOC_FREE(db->participants);
+}
+
+/* Each participant's before_commit, by rank, until one fails. */
+static maildex_status_t before_commit(maildex_db_t *db)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    for (size_t i = 0; i < db->nparticipants && st == MAILDEX_STATUS_OK; i++)
+        if (db->participants[i].p->before_commit)
+            st = db->participants[i].p->before_commit(db, db->participants[i].state);
+    return st;
+}
 
 maildex_status_t maildex__begin(maildex_db_t *db)
 {
@@ -44,14 +114,7 @@ maildex_status_t maildex__commit(maildex_db_t *db)
 
     if (db->in_transaction == 0 || --db->in_transaction > 0)
         return MAILDEX_STATUS_OK;
-    st = maildex__text_write_held(db);
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__tags_before_commit(db);
-    if (st == MAILDEX_STATUS_OK && db->message_delta != 0) {
-        st = maildex__run_ids(db, MAILDEX__STMT_MESSAGE_COUNT_ADD, db->message_delta, 0,
-                              "cannot count messages");
-        db->message_delta = 0;
-    }
+    st = before_commit(db);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__stmt(db, MAILDEX__STMT_COMMIT, &stmt);
     if (st) {
@@ -64,13 +127,14 @@ maildex_status_t maildex__commit(maildex_db_t *db)
     if (rc != SQLITE_DONE) {
         st = maildex__sql_error(db, rc, "cannot commit");
         maildex__rollback(db);
-    } else if (db->renames_owed) {
-        db->renames_owed = false;
-        /* The change is committed with its renames recorded: a rename that cannot be made now (the
-         * database busy past the wait) is made by the next writer, so this commit still succeeded. */
-        maildex__renames_finish(db);
+        return st;
     }
-    return st;
+    /* An after_commit hook may commit transactions of its own: that is one more commit, whose hooks
+     * run in turn, and none of them registers anything. */
+    for (size_t i = 0; i < db->nparticipants; i++)
+        if (db->participants[i].p->after_commit)
+            db->participants[i].p->after_commit(db, db->participants[i].state);
+    return MAILDEX_STATUS_OK;
 }
 
 maildex_status_t maildex__commit_and_begin(maildex_db_t *db)
@@ -86,14 +150,13 @@ void maildex__rollback(maildex_db_t *db)
 {
     db->in_transaction = 0;
     db->revision_bumped = 0;
-    db->renames_owed = false;
-    db->message_delta = 0;
-    maildex__tags_after_rollback(db);
-    maildex__text_drop_held(db);
     if (!sqlite3_get_autocommit(db->sql)) {
         maildex__turn_ending(db);
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
     }
+    for (size_t i = 0; i < db->nparticipants; i++)
+        if (db->participants[i].p->after_rollback)
+            db->participants[i].p->after_rollback(db, db->participants[i].state);
 }
 
 maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision)
