@@ -118,7 +118,6 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
     r->err_text = g_string_new(NULL);
     g_mutex_init(&r->db_lock);
     r->cli.db_lock = &r->db_lock;
-    r->cli.interrupted = &r->cancel;
     if ((r->cli.in = open_input(r->input)) == NULL) {
         *why = "cannot hold the request's input";
         return -1;
@@ -149,13 +148,18 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
 
 void request_cancel(struct request *r)
 {
-    r->cancel = 1;
+    r->cancel = true;
     if (!r->started)
         return;
     g_mutex_lock(&r->db_lock);
-    /* `new` stops at its next batch and commits what it indexed; the rest stop at their next step. */
-    if (r->cli.db && !(r->cli.command && strcmp(r->cli.command->name, "new") == 0))
-        maildex_db_interrupt(r->cli.db);
+    /* `new` stops at its next batch and commits what it indexed; the rest stop at their next step;
+     * a command whose database is not open yet is cancelled when it opens (cli_open_db). The
+     * command is read once db is set: the thread set it before, and db under this lock. */
+    r->cli.cancel = MAILDEX_CANCEL_ALL;
+    if (r->cli.db)
+        maildex_db_cancel(r->cli.db, r->cli.command && strcmp(r->cli.command->name, "new") == 0
+                                         ? MAILDEX_CANCEL_BATCH
+                                         : MAILDEX_CANCEL_ALL);
     g_mutex_unlock(&r->db_lock);
 }
 

@@ -32,7 +32,7 @@ struct request {
     GBytes *input;         /* the command's stdin */
     bool writer;           /* runs after the writer before it ends */
     bool started, cancelled_by_client;
-    volatile int cancel;   /* the command's cli->interrupted */
+    bool cancel;           /* the loop's: what the command prints from now on is dropped */
     struct cli cli;        /* the thread's; cli.db read by a cancel under db_lock */
     GMutex db_lock;
     int status;            /* cli_run's, written by the thread before it closes its streams */

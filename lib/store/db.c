@@ -103,7 +103,7 @@ static int busy_handler(void *data, int count)
         if (db->mode != MAILDEX_DB_READ_ONLY)
             maildex__turn_waiting(db);
     }
-    if (db->busy_ms >= db->busy_timeout_ms || g_atomic_int_get(&db->interrupted))
+    if (db->busy_ms >= db->busy_timeout_ms || maildex__cancelled(db))
         return 0;
     if (db->busy_ms < MAILDEX_BUSY_TELL_MS && db->busy_ms + ms >= MAILDEX_BUSY_TELL_MS &&
         db->mode != MAILDEX_DB_READ_ONLY) {
@@ -126,19 +126,14 @@ void maildex__checkpoint(maildex_db_t *db)
     sqlite3_busy_handler(db->sql, busy_handler, db);
 }
 
-/* sqlite3_interrupt() alone misses a statement started after it while none was running: the
- * handler makes every statement of an interrupted handle stop within a few thousand VM steps. */
+/* How maildex_db_cancel(MAILDEX_CANCEL_ALL) reaches SQLite: every statement of the handle, running
+ * or started later, stops within a few thousand VM steps (sqlite3_interrupt would miss a statement
+ * started after it while none ran, and is not documented as safe in a signal handler). */
 static int progress_handler(void *data)
 {
     maildex_db_t *db = data;
 
-    return g_atomic_int_get(&db->interrupted);
-}
-
-void maildex_db_interrupt(maildex_db_t *db)
-{
-    g_atomic_int_set(&db->interrupted, 1);
-    sqlite3_interrupt(db->sql);
+    return maildex__cancelled(db) >= MAILDEX_CANCEL_ALL;
 }
 
 static maildex_status_t configure_connection(maildex_db_t *db)

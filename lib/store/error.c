@@ -54,8 +54,12 @@ static maildex_status_t io_error(maildex_db_t *db, int rc, const char *context)
 maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context)
 {
     maildex_status_t status;
+    const int cancel = maildex__cancelled(db);
 
-    if (g_atomic_int_get(&db->interrupted)) /* maildex_db_interrupt: whatever stopped the statement */
+    /* Whatever stopped a statement of a handle cancelled outright; a wait the busy handler gave up
+     * because the handle was cancelled at all. */
+    if (cancel == MAILDEX_CANCEL_ALL ||
+        (cancel && ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)))
         rc = SQLITE_INTERRUPT;
     switch (rc & 0xff) {
     case SQLITE_BUSY:

@@ -9,6 +9,7 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <talloc.h>
 
 struct maildex_db {
@@ -39,7 +40,7 @@ struct maildex_db {
     int64_t side_steps;                   /* VM steps and pages of the side reads of this handle's */
     int64_t side_pages;                   /* queries (query/side-read.c): work bounds count them too */
     maildex_pair_t *user_fields;          /* maildex_db_set_user_fields, ended by NULLs; NULL for none */
-    gint interrupted;                     /* maildex_db_interrupt: read by the progress handler */
+    atomic_int cancel;                    /* 0 or a maildex_cancel_t: maildex_db_cancel (host.c) */
     GHashTable *changed_threads;          /* threads the running maildex_index changed, when its
                                              host asked (maildex__thread_changed); else NULL */
 };
@@ -194,13 +195,19 @@ void maildex__checkpoint(maildex_db_t *db);
 /* Tells the host, through maildex_db_set_waiting, that a write is waiting: what says for whom. */
 void maildex__waiting(maildex_db_t *db, const char *what);
 
+/* How far db's work has been cancelled (maildex_db_cancel): 0, MAILDEX_CANCEL_BATCH or
+ * MAILDEX_CANCEL_ALL. Any thread may ask; the token only ever grows. */
+static inline int maildex__cancelled(maildex_db_t *db)
+{
+    return atomic_load(&db->cancel);
+}
+
 /* Takes the indexer lock of db, waiting (and saying so through maildex__waiting, with what
  * naming the activity, e.g. "indexing") for another process that holds it, until it is free,
- * *interrupted is set (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
+ * db is cancelled (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
  * (MAILDEX_STATUS_DATABASE_BUSY). The lock is a child of db; release it with
  * maildex__writer_unlock, or it goes with db. */
 maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
-                                      const volatile int *interrupted,
                                       struct maildex__writer_lock **out);
 void maildex__writer_unlock(struct maildex__writer_lock *lock);
 

@@ -625,6 +625,41 @@ static void remember_waiting(void *data, const char *what)
     g_strlcpy(data, what, 256);
 }
 
+static gpointer cancel_soon(gpointer db)
+{
+    g_usleep(200000);
+    maildex_db_cancel(db, MAILDEX_CANCEL_BATCH);
+    return NULL;
+}
+
+/* maildex_db_cancel from another thread: a write waiting for the write lock stops waiting at once
+ * (it would wait a minute), reads run on; cancelled outright, no statement of the handle starts,
+ * and a weaker cancel does not undo it. */
+TEST(cancel_from_another_thread_ends_a_wait_and_all_stops_every_statement)
+{
+    const char *path = db_file("cancel");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    const char *value;
+    gint64 started = g_get_monotonic_time();
+    GThread *canceller;
+
+    ASSERT_EQ(maildex__begin(a), MAILDEX_STATUS_OK);
+    canceller = g_thread_new("cancel", cancel_soon, b);
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_INTERRUPTED);
+    g_thread_join(canceller);
+    ASSERT(g_get_monotonic_time() - started < 10 * G_USEC_PER_SEC);
+    ASSERT(strstr(maildex_db_errmsg(b), "interrupted") != NULL);
+    ASSERT_EQ(maildex_db_config_get(b, "a.b", &value), MAILDEX_STATUS_OK);
+
+    maildex_db_cancel(b, MAILDEX_CANCEL_ALL);
+    maildex_db_cancel(b, MAILDEX_CANCEL_BATCH);
+    ASSERT_EQ(maildex_db_config_get(b, "a.b", &value), MAILDEX_STATUS_INTERRUPTED);
+    ASSERT_EQ(maildex__commit(a), MAILDEX_STATUS_OK);
+    maildex_db_close(b);
+    maildex_db_close(a);
+}
+
 /* maildex's own wait (not sqlite3_busy_timeout): bounded by the handle's busy_timeout_ms, telling
  * the host which maildex writer it waits for, and giving up with that said. */
 TEST(write_waits_for_the_other_writer_names_it_and_gives_up_at_its_bound)
@@ -665,15 +700,15 @@ TEST(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
                                                      "to finish indexing", (long) getpid());
 
     ASSERT_EQ(a->indexer_wait_ms, MAILDEX__INDEXER_WAIT_MS);
-    ASSERT_EQ(maildex__writer_lock(a, "indexing", NULL, &held), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__writer_lock(a, "indexing", &held), MAILDEX_STATUS_OK);
     b->indexer_wait_ms = 1000;
     maildex_db_set_waiting(b, remember_waiting, told);
-    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_DATABASE_BUSY);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", &second), MAILDEX_STATUS_DATABASE_BUSY);
     ASSERT(second == NULL);
     ASSERT_STR_EQ(told, expected);
     ASSERT(strstr(maildex_db_errmsg(b), "has been indexing for more than 1 s") != NULL);
     maildex__writer_unlock(held);
-    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", &second), MAILDEX_STATUS_OK);
     maildex__writer_unlock(second);
     g_free(expected);
     maildex_db_close(b);
@@ -857,6 +892,7 @@ TEST_MAIN(TEST_ENTRY(a_bulk_index_spills_dirty_pages_at_the_cache_size) TEST_ENT
                                               TEST_ENTRY(read_only_handle_refuses_writes)
                                                   TEST_ENTRY(second_writer_waits_then_reports_busy)
                                                   TEST_ENTRY(write_waits_for_the_other_writer_names_it_and_gives_up_at_its_bound)
+                                                  TEST_ENTRY(cancel_from_another_thread_ends_a_wait_and_all_stops_every_statement)
                                                   TEST_ENTRY(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
                                                   TEST_ENTRY(commit_and_begin_lets_a_waiting_writer_go_first)
                                                       TEST_ENTRY(read_only_open_repairs_an_interrupted_write)
