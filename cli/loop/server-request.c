@@ -24,7 +24,9 @@ static gpointer run(gpointer data)
         status = cli_run(&r->cli, r->argc, r->argv);
     talloc_free(r->cli.ctx);
     fclose(r->cli.in);
-    r->status = status;
+    /* The thread's last touch of r, a release the loop's acquire pairs with: what it did with r
+     * happens before the loop frees r (the pipes' end orders it too, but nothing TSan can see). */
+    atomic_store_explicit(&r->status, status, memory_order_release);
     /* From here on r may be freed by the loop (it sees both pipes end): touch only the streams. */
     fclose(err);
     fclose(out);
@@ -36,7 +38,8 @@ static void on_closed(uv_handle_t *h)
     struct request *r = h->data;
 
     if (--r->open_handles == 0)
-        server_request_ended(r, r->status, r->err_text->str, r->err_text->len);
+        server_request_ended(r, atomic_load_explicit(&r->status, memory_order_acquire),
+                             r->err_text->str, r->err_text->len);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -132,7 +135,7 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
     if ((r->cli.err = open_pipe(loop, r, &r->err)) != NULL)
         thread = g_thread_try_new("maildex-request", run, r, &error);
     if (thread == NULL) {
-        r->status = EXIT_FAILURE;
+        atomic_store_explicit(&r->status, EXIT_FAILURE, memory_order_relaxed); /* no thread */
         g_string_append_printf(r->err_text, "maildex server: cannot run the request: %s\n",
                                error ? error->message : strerror(errno));
         g_clear_error(&error);

@@ -16,6 +16,7 @@
 #include "cli.h"
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -35,7 +36,8 @@ struct request {
     bool cancel;           /* the loop's: what the command prints from now on is dropped */
     struct cli cli;        /* the thread's; cli.db read by a cancel under db_lock */
     GMutex db_lock;
-    int status;            /* cli_run's, written by the thread before it closes its streams */
+    atomic_int status;     /* cli_run's, stored (release) by the thread before it closes its
+                              streams, loaded (acquire) by the loop once both ended */
     uv_pipe_t out, err;    /* the read ends of the command's stdout and stderr */
     int open_handles;
     GString *err_text;
