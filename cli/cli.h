@@ -25,6 +25,7 @@
 command_fn cmd_help;
 command_fn cmd_new;
 command_fn cmd_reindex;
+command_fn cmd_purge;
 command_fn cmd_config;
 command_fn cmd_setup;
 command_fn cmd_search;

@@ -54,6 +54,10 @@ static const struct command commands[] = {
      "Deliver a message from standard input into a Maildir and index it"},
     {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
      "Re-index the messages matching a query, keeping their tags"},
+    {"purge", cmd_purge, CMD_CONFIG | CMD_QUERY,
+     "[--dry-run] [--yes] [--older-than=AGE] [--to-folder=FOLDER] [--format=text|text0|json|sexp] "
+     "[--no-hooks] [--query=infix|sexp] [--] [QUERY...]",
+     "Remove the mail matching a query (default: tag:deleted) from the disk and the index"},
     {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY,
      "[--format=batch-tag|sup] [--include=config|properties|tags] [--output=FILE] [--gzip] "
      "[--query=infix|sexp] [--] [QUERY...]",

@@ -656,6 +656,73 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
  * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, uint64_t *reindexed);
 
+/* ---- purging ------------------------------------------------------------------------------------- */
+
+/* One file of a purge, as maildex_purge reports it: every file with dry_run, else the files that
+ * could not go (error set). Strings are valid during the call only. */
+typedef struct {
+    const char *message_id;
+    const char *path;   /* absolute, as the index records it */
+    const char *to;     /* with to_folder: the absolute path it is moved to; else NULL */
+    uint64_t size;      /* bytes (of the link itself, for a symbolic link) */
+    int error;          /* 0, or the errno value why it cannot (dry_run) or could not go */
+    const char *reason; /* NULL, or why in words: strerror(error), or "reached through a symbolic
+                           link that leads out of the mail root" (error ELOOP) */
+} maildex_purge_file_t;
+
+typedef struct {
+    bool dry_run;          /* only report: nothing is written, moved or removed, and no log */
+    /* NULL: the files are removed. Else a Maildir folder relative to the mail root (insert's rules:
+     * no "..", no cur, new or tmp component), created with its cur/, new/ and tmp/ when missing: each
+     * file is moved into its cur/ (or new/, from a new/), keeping its name but for an mbsync UID
+     * (",U=123"), and stays indexed there with its message's tags. Files already in the folder stay. */
+    const char *to_folder;
+    int64_t older_than;    /* > 0: keep the messages that gained a tag they still carry less than
+                              this many seconds ago (the newest of their tags is younger) */
+    int64_t now;           /* "now" for older_than; 0 for the current time */
+    /* The purge log (NULL: "<database>-purge.log", beside the database): see maildex_purge. */
+    const char *log_path;
+    void (*file)(void *data, const maildex_purge_file_t *f); /* may be NULL */
+    void *data;
+} maildex_purge_options_t;
+
+typedef struct {
+    uint64_t messages;       /* messages that left the store (to_folder: whose every file moved) */
+    uint64_t files;          /* files removed (moved) */
+    uint64_t bytes;          /* their size */
+    uint64_t messages_kept;  /* matched, but a file of theirs could not go: kept with their tags */
+    uint64_t files_failed;   /* ... those files */
+    uint64_t messages_young; /* matched, kept by older_than */
+} maildex_purge_stats_t;
+
+/* Removes the mail q matches from the disk and from the store: the messages, all their files (create
+ * q with MAILDEX_EXCLUDE_FALSE: a purge should not skip what it was told to purge), their tags and
+ * properties, or with to_folder moves their files. Safe by construction:
+ *   - only files inside the mail root go: every directory on the way is opened without following a
+ *     symbolic link that leads out of the root (one that leads to a directory inside it is taken
+ *     there); a file that is itself a symbolic link is removed as a link, its target never touched;
+ *   - before any file of a batch goes, each message's tags and properties are appended to the purge
+ *     log as `dump` writes them (a "#notmuch-dump batch-tag:3" file; the log is moved to ".1" ..
+ *     ".4" once past 4 MiB) and the log is fsynced: `maildex restore --input=LOG` puts them back on
+ *     the messages once their files are back and indexed;
+ *   - a file's row goes only after its unlink (rename) succeeded and its directory was synced; a
+ *     file that cannot go keeps its row, and its message stays with its tags (messages_kept, and
+ *     opts->file tells which and why); a file already gone (no such file) leaves the index;
+ *   - it waits for `new` and `watch` and makes them wait (the indexer lock), and all of it is one
+ *     transaction: killed at any point, the store holds the rows of files that were removed, which the
+ *     next maildex_index removes as it would for any file deleted by hand, and every surviving message
+ *     keeps its tags. Killed after a move, maildex_index finds the moved file and keeps it as a file
+ *     of its message.
+ * With opts->dry_run, only stats and opts->file (each file that would go, and each that could not)
+ * are filled in. opts may be NULL. Sets *stats (may be NULL). Returns MAILDEX_STATUS_OK (even when
+ * files could not go: see stats), READ_ONLY, INVALID_ARGUMENT (to_folder refused), FILE_NOT_FOUND
+ * (the mail root is not there), IO_ERROR (the log or to_folder could not be written: nothing was
+ * removed after that), DATABASE_BUSY, INTERRUPTED (maildex_db_cancel: the batches before it were
+ * purged, the rest left as it was) or a database error; the message is on the database
+ * handle. */
+maildex_status_t maildex_purge(maildex_query_t *q, const maildex_purge_options_t *opts,
+                               maildex_purge_stats_t *stats);
+
 /* ---- compaction -------------------------------------------------------------------------------------- */
 
 /* notmuch's `compact`: rebuilds the database without free pages (FTS5's index merged first, then

@@ -49,7 +49,7 @@ test_begin_subtest "... and the message lost unread and lives in cur/"
 test_expect_equal "$(maildex_store_dump | grep '^fresh@x' | cut -f2,3)" "inbox	cur/fresh:2,S"
 
 test_begin_subtest "a tag set by the user survives a move between folders"
-sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT INTO tags(name, messages) VALUES ('keep', 1); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name='keep' AND m.message_id='fresh@x'"
+sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT INTO tags(name, messages) VALUES ('keep', 1); INSERT INTO message_tags(tag, message) SELECT t.id, m.id FROM tags t, messages m WHERE t.name='keep' AND m.message_id='fresh@x'"
 mkdir -p "$MAIL_DIR/Archive/cur" "$MAIL_DIR/Archive/new" "$MAIL_DIR/Archive/tmp"
 mv "$MAIL_DIR/cur/fresh:2,S" "$MAIL_DIR/Archive/cur/fresh:2,S"
 maildex new >/dev/null 2>&1

@@ -8,7 +8,7 @@ generate_message id=one@x subject=alpha body=oldword filename=one >/dev/null
 generate_message id=two@x subject=beta body=other filename=two >/dev/null
 f1=$MAIL_DIR/cur/one
 maildex new >/dev/null 2>&1
-sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT INTO tags(name, messages) VALUES ('mine', 1); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name='mine' AND m.message_id='one@x'"
+sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT INTO tags(name, messages) VALUES ('mine', 1); INSERT INTO message_tags(tag, message) SELECT t.id, m.id FROM tags t, messages m WHERE t.name='mine' AND m.message_id='one@x'"
 
 test_begin_subtest "reindex without a query is an error"
 test_expect_code 1 maildex reindex

@@ -40,7 +40,7 @@ test_expect_equal "$output" '1
 1'
 
 test_begin_subtest "count --exclude=false counts excluded messages"
-if command -v sqlite3 > /dev/null && sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT OR IGNORE INTO tags(name) VALUES ('deleted'); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name = 'deleted' AND m.message_id = 'msg1@example.org'; UPDATE tags SET messages = 1 WHERE name = 'deleted';" 2> /dev/null; then
+if command -v sqlite3 > /dev/null && sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT OR IGNORE INTO tags(name) VALUES ('deleted'); INSERT INTO message_tags(tag, message) SELECT t.id, m.id FROM tags t, messages m WHERE t.name = 'deleted' AND m.message_id = 'msg1@example.org'; UPDATE tags SET messages = 1 WHERE name = 'deleted';" 2> /dev/null; then
     output=$(maildex count; maildex count --exclude=false; maildex count tag:deleted; maildex count --output=threads)
     test_expect_equal "$output" '2
 3

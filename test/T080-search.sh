@@ -132,7 +132,7 @@ lun*:id:msg1@example.org id:msg2@example.com id:msg3@example.net
 subject:/^Re:/:id:msg2@example.com id:msg3@example.net '
 
 test_begin_subtest "excluded tags hide messages unless named"
-maildex_tag_spam() { sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT OR IGNORE INTO tags(name) VALUES ('spam'); INSERT INTO message_tags SELECT t.id, m.id FROM tags t, messages m WHERE t.name = 'spam' AND m.message_id = 'msg2@example.com'; UPDATE tags SET messages = 1 WHERE name = 'spam';"; }
+maildex_tag_spam() { sqlite3 "$MAIL_DIR/.maildex/maildex.db" "INSERT OR IGNORE INTO tags(name) VALUES ('spam'); INSERT INTO message_tags(tag, message) SELECT t.id, m.id FROM tags t, messages m WHERE t.name = 'spam' AND m.message_id = 'msg2@example.com'; UPDATE tags SET messages = 1 WHERE name = 'spam';"; }
 if command -v sqlite3 > /dev/null && maildex_tag_spam 2> /dev/null; then
     output=$(maildex search --output=messages '*'; echo; maildex search --output=messages tag:spam; echo;
              maildex search --output=messages --exclude=false '*' | wc -l; maildex search '*';

@@ -54,36 +54,6 @@ static void fail(struct delivery *d, maildex_status_t st, const char *fmt, ...)
 
 /* ---- the folder --------------------------------------------------------------------------------- */
 
-/* The folder with empty and "." components dropped; NULL (refused) for an absolute path or a ".."
- * component, which would deliver outside the mail root, and for a component named cur, new or tmp:
- * `new` takes such a directory for a Maildir's own and does not look inside it, so the message would
- * leave the index at the next `new`. */
-static char *normalise_folder(void *ctx, const char *folder)
-{
-    gchar **parts;
-    GString *out;
-    bool ok = true;
-    char *result;
-
-    if (folder == NULL)
-        return talloc_strdup(ctx, "");
-    if (folder[0] == '/')
-        return NULL;
-    parts = g_strsplit(folder, "/", -1);
-    out = g_string_new("");
-    for (gchar **p = parts; *p && ok; p++) {
-        if (**p == '\0' || strcmp(*p, ".") == 0)
-            continue;
-        ok = strcmp(*p, "..") != 0 && strcmp(*p, "cur") != 0 && strcmp(*p, "new") != 0 &&
-             strcmp(*p, "tmp") != 0;
-        g_string_append_printf(out, "%s%s", out->len ? "/" : "", *p);
-    }
-    result = ok ? talloc_strdup(ctx, out->str) : NULL;
-    g_string_free(out, TRUE);
-    g_strfreev(parts);
-    return result;
-}
-
 static bool sync_dir(const char *path)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -128,7 +98,7 @@ static void prepare_folder(struct delivery *d)
     const mode_t mode = d->opts->world_readable ? 0755 : 0700;
     struct stat sb;
 
-    d->folder = normalise_folder(d->ctx, d->opts->folder);
+    d->folder = maildex__maildir_folder_normalise(d->ctx, d->opts->folder);
     if (d->folder == NULL) {
         fail(d, MAILDEX_STATUS_INVALID_ARGUMENT, "invalid folder name '%s': it must be a path "
              "inside the mail root, without '..' (and without 'cur', 'new' or 'tmp', which are a "

@@ -90,3 +90,36 @@ char *maildex__path_join(void *ctx, const char *root, const char *dir, const cha
     return name ? talloc_asprintf(ctx, "%s/%s/%s", root, dir, name)
                 : talloc_asprintf(ctx, "%s/%s", root, dir);
 }
+
+static bool component_is(const char *p, size_t n, const char *name)
+{
+    return n == strlen(name) && strncmp(p, name, n) == 0;
+}
+
+char *maildex__maildir_folder_normalise(void *ctx, const char *folder)
+{
+    size_t len = 0;
+    char *out;
+
+    if (folder == NULL)
+        return talloc_strdup(ctx, "");
+    if (folder[0] == '/' || (out = talloc_size(ctx, strlen(folder) + 1)) == NULL)
+        return NULL;
+    for (const char *p = folder; *p; p += *p == '/') {
+        size_t n = strcspn(p, "/");
+        if (component_is(p, n, "..") || component_is(p, n, "cur") || component_is(p, n, "new") ||
+            component_is(p, n, "tmp")) {
+            talloc_free(out);
+            return NULL;
+        }
+        if (n > 0 && !component_is(p, n, ".")) {
+            if (len)
+                out[len++] = '/';
+            memcpy(out + len, p, n);
+            len += n;
+        }
+        p += n;
+    }
+    out[len] = '\0';
+    return out;
+}

@@ -32,6 +32,13 @@ const char *maildex__maildir_flags(const char *name);
  * last component is cur or new. *is_new tells which. */
 bool maildex__maildir_is_leaf(const char *dir, bool *is_new);
 
+/* A folder to deliver or move mail to (relative to the mail root) with empty and "." components
+ * dropped, talloc'd on ctx ("" for NULL). NULL (refused) for an absolute path or a ".." component,
+ * which would lead out of the mail root, and for a component named cur, new or tmp: `new` takes such
+ * a directory for a Maildir's own and does not look inside it, so the mail would leave the index at
+ * the next `new`. Also NULL when memory runs out. */
+char *maildex__maildir_folder_normalise(void *ctx, const char *folder);
+
 /* The folder name notmuch's folder: sees for a directory: the path minus a trailing "cur" or "new"
  * component ("" for the root). Writes into out (at least strlen(dir) + 1 bytes). */
 void maildex__maildir_folder(const char *dir, char *out);
