@@ -138,6 +138,10 @@ int cmd_purge(struct cli *cli, int argc, char **argv)
         purge_report_print(&pr, &plan);
     if (pr.dry_run || plan.messages + plan.messages_kept == 0)
         return 0;
+    if (plan.messages == 0) { /* nothing can go: the plan is the report */
+        purge_report_held(&pr);
+        return 1;
+    }
     if (!yes && !confirmed(cli, pr.to_folder ? "Move" : "Remove"))
         return cli_error(cli, "nothing was %s: run it with --yes to purge (--dry-run lists the files)",
                          pr.to_folder ? "moved" : "removed");

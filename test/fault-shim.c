@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fault-shim.c: an LD_PRELOAD library for the crash and concurrency tests (test/T065-tag-crash.sh,
- * test/T063-writers-wait.sh). It kills the process with SIGKILL at an exact point of a tag change's
- * commit and Maildir renames, which a signal sent from outside cannot hit reliably, or makes a write
- * transaction last as long as a test needs; maildex itself has no test hook. It counts the renames
- * the process makes (rename(2), renameat2(2)) and watches SQLite's steps:
+ * test/T063-writers-wait.sh, test/T270-purge.sh). It kills the process with SIGKILL at an exact
+ * point of a tag change's commit, Maildir renames or a purge's unlinks, which a signal sent from
+ * outside cannot hit reliably, or makes a write transaction last as long as a test needs; maildex
+ * itself has no test hook. It counts the renames the process makes (rename(2), renameat2(2)) and
+ * watches SQLite's steps:
  *   MAILDEX_KILL_AT_COMMIT=N     as the Nth write transaction (BEGIN IMMEDIATE, as maildex
  *                                writes) is about to commit; SQLite's own read transactions and
  *                                sqlite3_exec's COMMITs of them are not counted
  *   MAILDEX_KILL_AT_RENAME=N     as the Nth rename is about to be made
  *   MAILDEX_KILL_AFTER_RENAME=N  at the first SQLite step once N renames were made (the update of
  *                                the Nth file's row, before it commits)
+ *   MAILDEX_KILL_AT_UNLINK=N     as the Nth unlinkat(2) of a file is about to be made (purge removes
+ *                                mail files so; SQLite's own unlink(2) of its files is not counted)
  *   MAILDEX_STALL_IN_WRITE=MS    sleeps MS milliseconds at the first step after each write
  *                                transaction began (holding SQLite's write lock all the while)
  *   MAILDEX_STALL_AT_COMMIT=MS   sleeps MS milliseconds before each write transaction commits
@@ -28,9 +31,10 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 
 int rename(const char *from, const char *to);
 int renameat2(int from_dir, const char *from, int to_dir, const char *to, unsigned int flags);
+int unlinkat(int dir, const char *name, int flags);
 int sqlite3_step(sqlite3_stmt *stmt);
 
-static long renames, commits, begins;
+static long renames, unlinks, commits, begins;
 static int writing; /* a BEGIN IMMEDIATE ran since the last COMMIT */
 static int begun;   /* ... and no step followed it yet */
 
@@ -80,6 +84,16 @@ int renameat2(int from_dir, const char *from, int to_dir, const char *to, unsign
     rc = real(from_dir, from, to_dir, to, flags);
     renames += rc == 0;
     return rc;
+}
+
+int unlinkat(int dir, const char *name, int flags)
+{
+    int (*real)(int, const char *, int) = (int (*)(int, const char *, int)) next("unlinkat");
+    long at = setting("MAILDEX_KILL_AT_UNLINK");
+
+    if (flags == 0 && at > 0 && ++unlinks == at)
+        raise(SIGKILL);
+    return real(dir, name, flags);
 }
 
 int sqlite3_step(sqlite3_stmt *stmt)

@@ -40,6 +40,10 @@ void purge_report_file(void *data, const maildex_purge_file_t *f)
         fprintf(pr->cli->err, "%s %s: %s '%s': %s (its message is kept)\n", cli_program,
                 pr->cli->command->name, pr->done ? "cannot remove" : "would not remove", f->path,
                 f->reason);
+    else if (f->error)
+        pr->held = talloc_asprintf_append(pr->held ? pr->held : talloc_strdup(pr->sp, ""),
+                                          "%s %s: cannot remove '%s': %s (its message is kept)\n",
+                                          cli_program, pr->cli->command->name, f->path, f->reason);
     if (text(pr) && pr->dry_run && f->error == 0) {
         pr->sp->string(pr->sp, f->path);
         pr->sp->separator(pr->sp);
@@ -58,6 +62,13 @@ void purge_report_file(void *data, const maildex_purge_file_t *f)
     copy->path = talloc_strdup(copy, f->path);
     copy->to = f->to ? talloc_strdup(copy, f->to) : NULL;
     copy->reason = f->reason ? talloc_strdup(copy, f->reason) : NULL;
+}
+
+void purge_report_held(struct purge_report *pr)
+{
+    if (pr->held)
+        fputs(pr->held, pr->cli->err);
+    TALLOC_FREE(pr->held);
 }
 
 static void print_line(struct purge_report *pr, const maildex_purge_stats_t *s)

@@ -19,6 +19,7 @@ struct purge_report {
     struct sprinter *sp;
     maildex_purge_file_t **paths; /* JSON and sexp: the files to list (copies, on the printer) */
     size_t npaths;
+    char *held; /* the plan's files that cannot go, one message a line, for purge_report_held */
 };
 
 /* --format's keywords: text (the default), text0 (only a dry run's files, each ended by a NUL),
@@ -30,6 +31,10 @@ int purge_report_start(struct purge_report *pr);
 
 /* maildex_purge's file callback (data is the struct purge_report). */
 void purge_report_file(void *data, const maildex_purge_file_t *f);
+
+/* Tells, on stderr, the files the plan found that cannot go (when nothing else can, the purge is
+ * not run and these are its report). */
+void purge_report_held(struct purge_report *pr);
 
 /* What will be (a plan, a dry run) or was purged. */
 void purge_report_print(struct purge_report *pr, const maildex_purge_stats_t *s);
