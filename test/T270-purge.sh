@@ -233,4 +233,24 @@ else
         "$(files "$K/nm")|$(NOTMUCH_CONFIG=$K/nm-config notmuch dump --include=tags | grep -v '^#' | sort)"
 fi
 
+test_begin_subtest "doc/emacs.md's purge command, in emacs --batch with notmuch.el: P purges after asking"
+NOTMUCH_EL=
+for d in /usr/share/emacs/site-lisp/elpa/notmuch-0.37*; do
+    [ -f "$d/notmuch.el" ] && NOTMUCH_EL=$d
+done
+if ! command -v emacs > /dev/null || [ -z "$NOTMUCH_EL" ]; then
+    test_skip_ "emacs or notmuch.el 0.37 (Debian's elpa-notmuch) is not installed"
+else
+    sed -n '/<!-- emacs-purge -->/,/^```$/p' "$srcdir/doc/emacs.md" | sed '1,2d;$d' > "$TMP_DIRECTORY/purge.el"
+    MAILDEX_CONFIG=$K/config-run maildex tag +deleted -- 'tag:keep and not tag:deleted' > /dev/null
+    before=$(MAILDEX_CONFIG=$K/config-run maildex count --exclude=false tag:deleted)
+    asked=$(MAILDEX_CONFIG=$K/config-run timeout 60 emacs --batch -Q \
+        -L "$NOTMUCH_EL" --eval "(require 'notmuch)" -l "$TMP_DIRECTORY/purge.el" \
+        --eval "(progn (setq notmuch-command \"maildex\")
+                       (fset 'yes-or-no-p (lambda (q) (princ q) (terpri) t))
+                       (notmuch-hello) (execute-kbd-macro \"P\"))" 2>&1 | grep 'Purge?')
+    test_expect_equal "$asked|$(MAILDEX_CONFIG=$K/config-run maildex count --exclude=false tag:deleted)" \
+        "Would remove $before messages: $(echo "$asked" | sed -n 's/.*messages: \([0-9]*\) files.*/\1/p') files, $(echo "$asked" | sed -n 's/.* files, \([0-9]*\) bytes.*/\1/p') bytes. Purge? |0"
+fi
+
 test_done

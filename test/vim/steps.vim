@@ -531,3 +531,28 @@ function! Step_25_keys() abort
   call Keys('q')
   call assert_notequal('maildex://hello', bufname('%'))
 endfunction
+
+" P on the start page: `maildex purge` of the mail tagged deleted, once its plan is accepted (here
+" by g:Maildex_purge_confirm, which sees the plan); declined, nothing goes.
+function! Step_26_purge() abort
+  let l:id = shellescape(Maildex("search --output=messages --limit=1 --sort=oldest-first '*'")[0])
+  call Maildex('tag +deleted -- ' . l:id)
+  let l:n = str2nr(Maildex('count --exclude=false tag:deleted')[0])
+  let l:plans = []
+  let g:Maildex_purge_confirm = {plan -> len(add(l:plans, plan)) > 1}
+  Maildex
+  call Wait('getline(1) =~# "You have \\d\\+ messages"')
+  messages clear
+  call Keys('P')
+  call Wait('!empty(filter(split(execute("messages"), "\n"), "v:val =~# \"^maildex purge: \""))', 10000)
+  call assert_equal(['maildex purge: nothing was removed'], filter(split(execute('messages'), "\n"), 'v:val =~# "^maildex purge: "'))
+  call assert_equal(['1'], Maildex('count --exclude=false ' . l:id))
+  messages clear
+  call Keys('P')
+  call Wait('!empty(filter(split(execute("messages"), "\n"), "v:val =~# \"^maildex purge: R\""))', 10000)
+  call assert_match('^maildex purge: Removed ' . l:n . ' messages\=: \d\+ files\=, \d\+ bytes\.$', get(filter(split(execute('messages'), "\n"), 'v:val =~# "^maildex purge: R"'), 0, ''))
+  call assert_equal(['0'], Maildex('count --exclude=false tag:deleted'))
+  call assert_equal(l:n, l:plans[0].messages)
+  unlet g:Maildex_purge_confirm
+  call Keys('q')
+endfunction

@@ -13,6 +13,7 @@ call maildex#map#plug('n', 'search', ':<C-u>Maildex<Space>', 's', 0)
 call maildex#map#plug('n', 'tree-prompt', ':<C-u>MaildexTree<Space>', 'Z', 0)
 call maildex#map#plug('n', 'hello-refresh', ':<C-u>call maildex#hello#open()<CR>', '=')
 call maildex#map#plug('n', 'hello-new', ':<C-u>call maildex#hello#poll()<CR>', 'N')
+call maildex#map#plug('n', 'hello-purge', ':<C-u>MaildexPurge<CR>', 'P')
 call maildex#map#plug('n', 'compose', ':<C-u>MaildexCompose<CR>', 'm')
 call maildex#map#plug('n', 'close', ':<C-u>call maildex#util#close()<CR>', 'q')
 

@@ -21,6 +21,7 @@ command! -nargs=? -complete=file MaildexSave call maildex#show#save(<q-args>)
 command! MaildexSend call maildex#compose#send()
 command! -nargs=+ -complete=file MaildexAttach call maildex#compose#attach(<f-args>)
 command! MaildexErrors call maildex#error#open()
+command! -nargs=? MaildexPurge call maildex#purge#run(<q-args>)
 
 let &cpo = s:cpo_save
 unlet s:cpo_save
