@@ -5,7 +5,7 @@
  * a first index inserted one at a time made a segment every message or two and spent its time
  * merging them. Held rows are written sorted by key, one segment a batch. The queue takes part in
  * the handle's transactions (store/maildex-private.h): every commit writes what is held first, a
- * rollback drops it; whatever reads or deletes a message's stored text writes the held rows before. */
+ * rollback drops it; whatever reads a message's stored text writes the held rows before. */
 #ifndef MAILDEX_TEXT_QUEUE_H
 #define MAILDEX_TEXT_QUEUE_H
 
@@ -23,7 +23,17 @@ maildex_status_t maildex__text_hold(maildex_db_t *db, int64_t key, struct mailde
 /* The held text of key, or NULL. The caller may change its columns (maildex__text_changed). */
 struct maildex__store_text *maildex__text_held(maildex_db_t *db, int64_t key);
 
-/* Writes every held row, in key order. */
+/* Deletes key's texts row and full-text row now (when it has them). */
+maildex_status_t maildex__text_delete(maildex_db_t *db, int64_t key);
+
+/* Deletes key's texts row and full-text row at the end of the batch, before anything writes or
+ * reads them again: SQLite has FTS5 write its pending terms out as a segment at every statement
+ * that needs a statement journal, so full-text deletes run between the other deletions of a removal
+ * made one segment a message (a purge of 10,000 messages spent most of its time merging them);
+ * held, they run one after another, one segment a batch. A held insert of key is dropped. */
+maildex_status_t maildex__text_unindex(maildex_db_t *db, int64_t key);
+
+/* Runs the deletes held by maildex__text_unindex, then writes every held row, in key order. */
 maildex_status_t maildex__text_write_held(maildex_db_t *db);
 
 #endif

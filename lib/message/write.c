@@ -223,9 +223,7 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     sqlite3_reset(stmt);
     if (st || !row || !changed)
         goto done;
-    st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
+    st = maildex__text_delete(db, key);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__text_write(db, key, merged);
 done:
@@ -410,17 +408,6 @@ maildex_status_t maildex__store_move_file(maildex_db_t *db, int64_t file_id,
 
 /* A message's text out of the index and the texts table; its rows may still be held, so held rows
  * are written first. */
-static maildex_status_t unindex_text(maildex_db_t *db, int64_t key)
-{
-    maildex_status_t st = maildex__text_write_held(db);
-
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, key, 0, "cannot unindex a message");
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, key, 0, "cannot unindex a message");
-    return st;
-}
-
 static maildex_status_t rekey(maildex_db_t *db, int64_t from, int64_t to)
 {
     static const maildex__stmt_id_t ids[] = {MAILDEX__STMT_REKEY_MESSAGE, MAILDEX__STMT_REKEY_FILES,
@@ -469,7 +456,7 @@ maildex_status_t maildex__store_reindex(maildex_db_t *db, int64_t key,
     if (st || !row)
         return st ? st : maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with key %lld",
                                         (long long) key);
-    st = unindex_text(db, key);
+    st = maildex__text_unindex(db, key);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");
     if (st == MAILDEX_STATUS_OK) /* the text is made again from m alone */
@@ -506,7 +493,7 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
     char *message_id = NULL;
     int64_t thread = 0;
     bool row;
-    maildex_status_t st = unindex_text(db, key);
+    maildex_status_t st = maildex__text_unindex(db, key);
 
     if (st == MAILDEX_STATUS_OK)
         st = maildex__run_ids(db, MAILDEX__STMT_ADDRESSES_DELETE, key, 0, "cannot unindex a message");

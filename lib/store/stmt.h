@@ -73,8 +73,7 @@
     X(FTS_INSERT, "INSERT INTO fts(rowid, subject, \"from\", \"to\", body, attachment, "        \
                   "mimetype, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")                \
     X(FTS_DELETE, "INSERT INTO fts(fts, rowid, subject, \"from\", \"to\", body, attachment, "   \
-                  "mimetype, fields) SELECT 'delete', id, subject, \"from\", \"to\", body, "  \
-                  "attachment, mimetype, fields FROM fts_text WHERE id = ?1")                 \
+                  "mimetype, fields) VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")       \
     X(TEXT_DELETE, "DELETE FROM texts WHERE id = ?1")                                         \
     X(TEXT_READ, "SELECT subject, \"from\", \"to\", body, attachment, mimetype, fields "       \
                  "FROM fts_text WHERE id = ?1")                                               \

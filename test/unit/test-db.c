@@ -2,6 +2,7 @@
 /* The database handle: creation, migrations, refusal of newer schemas, the statement cache,
  * transactions, revision and database-stored config. */
 #include "store/maildex-private.h"
+#include "message/text-queue.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -235,8 +236,7 @@ TEST(older_text_is_packed_on_upgrade_and_still_deletes_exactly)
     ASSERT_EQ(scalar(db, sql), 1);
     sqlite3_free(sql);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'zebra'"), 1);
-    ASSERT_EQ(maildex__run_ids(db, MAILDEX__STMT_FTS_DELETE, 1, 0, "test"), MAILDEX_STATUS_OK);
-    ASSERT_EQ(maildex__run_ids(db, MAILDEX__STMT_TEXT_DELETE, 1, 0, "test"), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__text_delete(db, 1), MAILDEX_STATUS_OK);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'zebra OR word3'"), 0);
     ASSERT_EQ(scalar(db, "SELECT count(*) FROM fts WHERE fts MATCH 'giraffe'"), 1);
     ASSERT_EQ(sqlite3_exec(db->sql, "INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)", NULL,
