@@ -253,4 +253,18 @@ else
         "Would remove $before messages: $(echo "$asked" | sed -n 's/.*messages: \([0-9]*\) files.*/\1/p') files, $(echo "$asked" | sed -n 's/.* files, \([0-9]*\) bytes.*/\1/p') bytes. Purge? |0"
 fi
 
+test_begin_subtest "a watch running beside a purge does not bring the purged mail back"
+MAILDEX_CONFIG=$K/config-run maildex watch --foreground > "$K/watch.log" 2>&1 &
+watch_pid=$!
+for i in $(seq 100); do grep -q "watching" "$K/watch.log" && break; sleep 0.1; done
+MAILDEX_CONFIG=$K/config-run maildex tag +deleted -- 'tag:keep' > /dev/null
+MAILDEX_CONFIG=$K/config-run maildex purge --yes > /dev/null
+# a delivery after the purge: once the watch has indexed it, it has seen the purge's removals too
+mkdir -p "$K/mail/INBOX/new"
+printf 'From: a@x\nTo: b@x\nMessage-ID: <after-purge@x>\nSubject: after\n\nbody\n' > "$K/mail/INBOX/new/after-purge"
+for i in $(seq 200); do [ "$(MAILDEX_CONFIG=$K/config-run maildex count id:after-purge@x)" = 1 ] && break; sleep 0.1; done
+test_expect_equal "$(MAILDEX_CONFIG=$K/config-run maildex count id:after-purge@x)|$(MAILDEX_CONFIG=$K/config-run maildex count --exclude=false tag:keep)|$(MAILDEX_CONFIG=$K/config-run maildex new)" "1|0|No new mail."
+kill $watch_pid 2> /dev/null
+wait $watch_pid 2> /dev/null
+
 test_done
