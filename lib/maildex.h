@@ -274,6 +274,11 @@ typedef struct {
      * a merge (the one merged away no longer exists). thread is maildex_thread_id()'s value. Not
      * called for a run that failed (an interrupted run tells what it committed). NULL for none. */
     void (*thread_changed)(void *data, uint64_t thread);
+    /* The directory the mail root must be (its st_dev and st_ino, as `watch` noted them when it
+     * started), or both 0 for whatever directory is at its path. A run that finds none there, or
+     * another one (the mail root moved away and something made in its place, a disk not mounted),
+     * changes nothing and returns MAILDEX_STATUS_FILE_NOT_FOUND. */
+    uint64_t mail_root_device, mail_root_inode;
 } maildex_index_options_t;
 
 /* Brings the database up to date with the mail under the mail root: new files are parsed (on a
@@ -282,9 +287,18 @@ typedef struct {
  * not change are not listed. Writes in batched transactions; a crash at any point leaves a
  * consistent database and the next run finishes the job.
  *
+ * What the walk found gone is checked again just before it is removed (doc/reliability.md): a file
+ * is removed only when its row still has the name the walk read, no tag change owes it a rename and
+ * nothing is at that name now; a message keeps its last file while a new name of the same Maildir
+ * unique name vanished before it could be read (a file renamed again, by `tag` or a sync tool: not
+ * counted in files_vanished); and nothing is removed when the mail root was moved away or replaced
+ * during the run.
+ *
  * Returns MAILDEX_STATUS_OK (stats filled in; warnings do not make the run fail),
  * MAILDEX_STATUS_INTERRUPTED (what was done is committed), MAILDEX_STATUS_FILE_NOT_FOUND (the mail
- * root is missing), MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
+ * root is missing, is not the directory mail_root_device and mail_root_inode name, or was moved
+ * away during the run: nothing was removed, what earlier batches added is kept),
+ * MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
 
