@@ -111,7 +111,7 @@ static const char *program_name(const char *argv0)
 }
 
 /* The whole program on cli's streams: global options, the config, then the command argv names
- * (argv[0] is the program). cli holds ctx, in, out, err, commands and run, and interrupted and
+ * (argv[0] is the program). cli holds ctx, in, out, err, commands and run, and cancel and
  * own_process as the host wants; the rest is filled in. Closes the database it opened and flushes
  * out. Returns the exit status. main() calls it once; `server` once per request, on its own thread,
  * through cli->run. */

@@ -65,10 +65,11 @@ struct cli {
      * streams in `server`, which runs commands on threads. Nothing in a command names stdin, stdout
      * or stderr; what it spawns (hooks) gets these as its fds 0, 1 and 2. */
     FILE *in, *out, *err;
-    /* Set to ask a long writer (`new`) to commit its batch and stop: NULL in a process of its own,
-     * where `new` takes SIGINT and SIGTERM for it; the request's cancel flag in `server`. */
-    volatile int *interrupted;
-    /* Held while db is set or cleared, when another thread may interrupt db (server's cancel). */
+    /* A cancellation (maildex_cancel_t) that came from another thread (server's cancel), under
+     * db_lock: cli_open_db cancels the handle with it as soon as it is open. 0: none. In a process
+     * of its own, `new` takes SIGINT and SIGTERM instead. */
+    int cancel;
+    /* Held while db is set or cleared, or cancel set, when another thread may cancel db. */
     GMutex *db_lock;
     bool own_process; /* main's, not a server request: unknown commands run maildex-NAME, CMD_PROCESS ones run */
 };

@@ -75,8 +75,8 @@ int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
         if (cli->db_lock)
             g_mutex_lock(cli->db_lock);
         cli->db = db;
-        if (cli->interrupted && *cli->interrupted) /* cancelled before it was open */
-            maildex_db_interrupt(db);
+        if (cli->cancel) /* cancelled before it was open */
+            maildex_db_cancel(db, (maildex_cancel_t) cli->cancel);
         if (cli->db_lock)
             g_mutex_unlock(cli->db_lock);
     }

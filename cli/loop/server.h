@@ -17,6 +17,7 @@
 #include "base/base.h"
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -33,10 +34,11 @@ struct request {
     GBytes *input;         /* the command's stdin */
     bool writer;           /* runs after the writer before it ends */
     bool started, cancelled_by_client;
-    volatile int cancel;   /* the command's cli->interrupted */
+    bool cancel;           /* the loop's: what the command prints from now on is dropped */
     struct cli cli;        /* the thread's; cli.db read by a cancel under db_lock */
     GMutex db_lock;
-    int status;            /* cli_run's, written by the thread before it closes its streams */
+    atomic_int status;     /* cli_run's, stored (release) by the thread before it closes its
+                              streams, loaded (acquire) by the loop once both ended */
     uv_pipe_t out, err;    /* the read ends of the command's stdout and stderr */
     int open_handles;
     GString *err_text;

@@ -132,7 +132,7 @@ maildex_status_t maildex__gone_still(struct maildex__gone *g, const struct maild
 
     *gone = false;
     if (st == MAILDEX_STATUS_OK && id == rm->file_id)
-        st = maildex__renames_owed(g->db, rm->file_id, &owed);
+        st = maildex__renames_owed_to(g->db, rm->file_id, &owed);
     if (st != MAILDEX_STATUS_OK || id != rm->file_id || owed)
         return st;
     rel = rm->dir_path[0] ? g_strdup_printf("%s/%s", rm->dir_path, rm->name) : g_strdup(rm->name);

@@ -81,7 +81,7 @@ struct run {
 
 static bool interrupted(const struct run *r)
 {
-    return r->opts->interrupted && *r->opts->interrupted;
+    return maildex__cancelled(r->db) != 0; /* maildex_db_cancel, from any thread */
 }
 
 static void warning(struct run *r, const char *path, const char *reason)
@@ -702,7 +702,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.parse.user_fields = db->user_fields;
     /* Before the scan: a second indexer must plan from the first one's finished work, and from
      * file names that a killed tag change no longer owes (message/renames.c). */
-    r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);
+    r.st = maildex__writer_lock(db, "indexing", &lock);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)

@@ -92,7 +92,7 @@ maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, 
     const struct maildex__mime_ops *mime = NULL;
     struct maildex__writer_lock *lock = NULL;
     /* An indexer: no `new` may apply a scan made before this re-keys messages, nor the other way. */
-    maildex_status_t st = maildex__writer_lock(db, "indexing", NULL, &lock);
+    maildex_status_t st = maildex__writer_lock(db, "indexing", &lock);
     GArray *gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
     uint64_t done = 0;
 
