@@ -7,6 +7,7 @@
 #include "message/write.h"
 #include "util/maildir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,6 +27,8 @@ struct maildex__gone {
     GHashTable *renames;    /* "base/size" -> struct maildex__scan_removal * */
     GHashTable *bases;      /* the unique names of the walk's removals */
     GHashTable *vanished;   /* the unique names of new names that vanished before they were read */
+    GHashTable *listed;     /* directory path -> its names now whose unique name is in bases
+                               (base -> name), read once a run, for the removals that would stand */
     sqlite3_stmt *same_base; /* prepared at the first vanished name (rare): SAME_BASE_SQL */
 };
 
@@ -78,6 +81,8 @@ maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t 
     g->renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g->bases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g->vanished = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g->listed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) g_hash_table_destroy);
     *out = g;
     return MAILDEX_STATUS_OK;
 }
@@ -91,6 +96,7 @@ void maildex__gone_free(struct maildex__gone *g)
     g_hash_table_destroy(g->renames);
     g_hash_table_destroy(g->bases);
     g_hash_table_destroy(g->vanished);
+    g_hash_table_destroy(g->listed);
     g_free(g);
 }
 
@@ -141,6 +147,87 @@ maildex_status_t maildex__gone_still(struct maildex__gone *g, const struct maild
     g_free(rel);
     *gone = rc != 0 && (err == ENOENT || err == ENOTDIR);
     return MAILDEX_STATUS_OK;
+}
+
+/* The names in a directory now whose unique name is that of a removal (base -> name), read with
+ * one listing the first time a removal there is asked about: memory follows the removals, not the
+ * folder. A directory that cannot be listed has none (its removals stand as they did). */
+static GHashTable *names_now(struct maildex__gone *g, const char *dir_path)
+{
+    GHashTable *names = g_hash_table_lookup(g->listed, dir_path);
+    int fd;
+    DIR *dh = NULL;
+    struct dirent *de;
+
+    if (names)
+        return names;
+    names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_hash_table_insert(g->listed, g_strdup(dir_path), names);
+    fd = openat(g->root, dir_path[0] ? dir_path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0 && (dh = fdopendir(fd)) == NULL)
+        close(fd);
+    while (dh && (de = readdir(dh)) != NULL) {
+        char *base = base_of(de->d_name);
+        if (g_hash_table_contains(g->bases, base) && !g_hash_table_contains(names, base))
+            g_hash_table_insert(names, base, g_strdup(de->d_name));
+        else
+            g_free(base);
+    }
+    if (dh)
+        closedir(dh);
+    return names;
+}
+
+/* Whether directory dir_path (row dir_id, 0 for none) holds a name with this unique name that the
+ * index does not know: the file renamed, at a name the walk's listing did not see. */
+static maildex_status_t unknown_name(struct maildex__gone *g, int64_t dir_id, const char *dir_path,
+                                     const char *base, bool *found)
+{
+    const char *name = g_hash_table_lookup(names_now(g, dir_path), base);
+    int64_t id = 0;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (name && dir_id)
+        st = maildex__store_file_find(g->db, dir_id, name, &id);
+    *found = name && st == MAILDEX_STATUS_OK && id == 0;
+    return st;
+}
+
+/* A file gone from a listed directory while the directory or its Maildir sibling (cur/ for new/, new/
+ * for cur/) holds its unique name under a name the index does not know: readdir, racing a rename
+ * (a sync tool's: `tag` renames under the write lock), saw neither name. The row stays; the next
+ * listing finds the rename. */
+static maildex_status_t missed_rename(struct maildex__gone *g, const struct maildex__scan_removal *rm,
+                                      bool *missed)
+{
+    char *base = base_of(rm->name);
+    size_t len = strlen(rm->dir_path);
+    int64_t sibling_id = 0;
+    bool is_new;
+    maildex_status_t st = unknown_name(g, rm->dir_id, rm->dir_path, base, missed);
+
+    if (st == MAILDEX_STATUS_OK && !*missed && maildex__maildir_is_leaf(rm->dir_path, &is_new)) {
+        char *sibling = g_strdup_printf("%.*s%s", (int) (len - 3), rm->dir_path,
+                                        is_new ? "cur" : "new");
+        st = maildex__lookup_id(g->db, MAILDEX__STMT_DIR_FIND, sibling, &sibling_id);
+        if (st == MAILDEX_STATUS_OK)
+            st = unknown_name(g, sibling_id, sibling, base, missed);
+        g_free(sibling);
+    }
+    g_free(base);
+    return st;
+}
+
+maildex_status_t maildex__gone_stands(struct maildex__gone *g, const struct maildex__scan_removal *rm,
+                                      bool *gone)
+{
+    bool missed = false;
+    maildex_status_t st = maildex__gone_still(g, rm, gone);
+
+    if (st == MAILDEX_STATUS_OK && *gone && rm->dir)
+        st = missed_rename(g, rm, &missed);
+    *gone = *gone && !missed && st == MAILDEX_STATUS_OK;
+    return st;
 }
 
 /* Whether the directory has a row with this unique name: a listing made while a file is renamed

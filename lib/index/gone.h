@@ -10,7 +10,10 @@
  *     owes it a rename, and nothing is at that name (ENOENT or ENOTDIR; any other error keeps it);
  *   - a new name that vanished before it was read, with the Maildir unique name of a file the walk
  *     found gone, is that file renamed again (by `tag` or a sync tool): not an error, and its
- *     message keeps its last file until a run lists the name it has now.
+ *     message keeps its last file until a run lists the name it has now;
+ *   - a file gone from a directory that holds (or whose cur/ or new/ sibling holds) the same unique
+ *     name under a name the index does not know was renamed while the walk listed it: it stays
+ *     until the next listing finds the rename.
  * Also the rename index: a new name with the unique name and size of a removal is that file moved.
  * Reads the database and stats files; writes nothing. */
 #ifndef MAILDEX_GONE_H
@@ -38,6 +41,13 @@ struct maildex__scan_removal *maildex__gone_renamed(struct maildex__gone *g, con
 /* Sets *gone to whether the file of rm is still gone now (see above). */
 maildex_status_t maildex__gone_still(struct maildex__gone *g, const struct maildex__scan_removal *rm,
                                      bool *gone);
+
+/* Whether a removal stands: the file is still gone (maildex__gone_still), and, for a file gone from
+ * a directory that is still there, neither that directory nor its Maildir sibling holds the same
+ * unique name under a name the index does not know (a rename readdir missed: the row stays, the
+ * next listing finds the rename). Lists each such directory once a run. */
+maildex_status_t maildex__gone_stands(struct maildex__gone *g, const struct maildex__scan_removal *rm,
+                                      bool *gone);
 
 /* A new name of directory dir_id vanished before it was read: remembered, and true when it is the
  * unique name of a file the walk found gone or of a file the directory has a row for (that file

@@ -478,7 +478,7 @@ static void remove_one(struct run *r, struct maildex__scan_removal *rm)
 {
     bool gone = false, last = false, held = must_hold_removals(r);
 
-    r->st = maildex__gone_still(r->gone, rm, &gone);
+    r->st = maildex__gone_stands(r->gone, rm, &gone);
     if (r->st == MAILDEX_STATUS_OK && gone && (held || maildex__gone_moving(r->gone, rm)))
         r->st = maildex__store_file_is_last(r->db, rm->file_id, &last);
     if (r->st != MAILDEX_STATUS_OK || !gone || last) {
