@@ -128,6 +128,7 @@ if [ "${MAILDEX_SLOW_TESTS:-}" = 1 ]; then
     done
     wait $tag_pids
     maildex new > /dev/null 2>> "$TMP_DIRECTORY/new-err" || new_failures=$((new_failures + 1))
+    echo "# $new_runs new runs beside the tag loops, $new_failures failed, $(maildex count tag:keep) of $N keep tags"
 
     test_begin_subtest "tag renaming flags beside new for $RACE_SECONDS s: every message keeps its tag"
     test_expect_equal "$(maildex count '*') $(maildex count tag:keep)" "$N $N"
