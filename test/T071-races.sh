@@ -21,15 +21,6 @@ shim=${MAILDEX_TEST_SHIM:-$MAILDEX_BUILDDIR/test/.libs/vanish-shim.so}
 WLOG=$TMP_DIRECTORY/watch.log
 watch_pid=
 
-# wait_log REGEX [COUNT]: waits (up to 20 s) until COUNT (1) lines of the watch's log match.
-wait_log() {
-    n=0
-    while [ "$(grep -c -- "$1" "$WLOG")" -lt "${2:-1}" ] && [ $n -lt 400 ]; do
-        sleep 0.05
-        n=$((n + 1))
-    done
-}
-
 # start_watch [without_overrides]: starts `maildex watch --foreground` (as a user without root's
 # overrides: see test-lib.sh) and waits until it watches. $watch_pid is the watch itself, never a
 # subshell, so that stop_watch signals the program.
@@ -43,12 +34,6 @@ start_watch() {
     fi
     watch_pid=$!
     wait_log 'watching [0-9]* director'
-}
-
-stop_watch() {
-    kill -TERM "$watch_pid" 2>/dev/null
-    wait "$watch_pid"
-    watch_status=$?
 }
 
 # tag_loops SECONDS: two loops flipping the unread flag (so renaming :2, <-> :2,S) of one message

@@ -109,6 +109,23 @@ test_skip_() {
     echo "ok $test_count - $test_subtest_name # SKIP $1"
 }
 
+# For the tests of `watch` (T068, T071): $WLOG is the watch's log, $watch_pid the watch itself.
+# wait_log REGEX [COUNT]: waits (up to 20 s) until COUNT (1) lines of $WLOG match REGEX.
+wait_log() {
+    n=0
+    while [ "$(grep -c -- "$1" "$WLOG")" -lt "${2:-1}" ] && [ $n -lt 400 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+}
+
+# stop_watch: SIGTERM to the watch, and its exit status in $watch_status.
+stop_watch() {
+    kill -TERM "$watch_pid" 2>/dev/null
+    wait "$watch_pid"
+    watch_status=$?
+}
+
 # without_overrides COMMAND...: runs COMMAND without root's permission overrides (CAP_DAC_OVERRIDE,
 # CAP_DAC_READ_SEARCH, CAP_FOWNER), so that a chmod means for root what it means for everybody (CI
 # runs the suite as root). can_drop_overrides tells whether that is possible here.
