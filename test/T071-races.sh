@@ -18,6 +18,12 @@ test_require sqlite3
 RACE_SECONDS=30
 N=600
 shim=${MAILDEX_TEST_SHIM:-$MAILDEX_BUILDDIR/test/.libs/vanish-shim.so}
+
+# with_shim [VAR=VALUE...] COMMAND...: runs COMMAND with test/vanish-shim.c preloaded (ahead of the
+# sanitizer runtime in a sanitizer build, as T062 does).
+with_shim() {
+    env LD_PRELOAD="$shim" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
+}
 WLOG=$TMP_DIRECTORY/watch.log
 watch_pid=
 
@@ -77,7 +83,7 @@ maildex tag +keep -- '*'
 age_directories
 mv "$MAIL_DIR/race/cur/3.host:2," "$MAIL_DIR/race/cur/3.host:2,S"
 touch "$MAIL_DIR/race/cur"
-LD_PRELOAD=$shim MAILDEX_TEST_VANISH=$MAIL_DIR/race/cur/3.host:2,S \
+with_shim MAILDEX_TEST_VANISH=$MAIL_DIR/race/cur/3.host:2,S \
     MAILDEX_TEST_VANISH_TO=$MAIL_DIR/race/cur/3.host:2, maildex new > "$TMP_DIRECTORY/out" 2>&1
 rc=$?
 test_begin_subtest "a flag renamed and renamed back while new ran: exit 0, no 'Error opening', tags kept"
@@ -87,7 +93,7 @@ test_expect_equal "$rc|$(cat "$TMP_DIRECTORY/out")|$(maildex search --output=tag
 # A sync tool's rename racing the walk, when readdir saw neither the old name nor the new one.
 age_directories
 touch "$MAIL_DIR/race/cur"
-LD_PRELOAD=$shim MAILDEX_TEST_RENAME_FROM=$MAIL_DIR/race/cur/5.host:2, \
+with_shim MAILDEX_TEST_RENAME_FROM=$MAIL_DIR/race/cur/5.host:2, \
     MAILDEX_TEST_RENAME_TO=$MAIL_DIR/race/cur/5.host:2,S maildex new > "$TMP_DIRECTORY/out" 2>&1
 rc=$?
 test_begin_subtest "a sync tool's rename that the listing saw at neither name: the message stays"
