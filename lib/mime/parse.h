@@ -20,8 +20,9 @@
 
 /* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. */
 #define MAILDEX__MESSAGE_MAX_DEPTH 64
-/* Files larger than this are refused rather than read whole. */
-#define MAILDEX__MESSAGE_MAX_SIZE ((size_t) 1 << 30)
+/* A gzip-compressed file is decompressed in memory (gmime cannot seek in a decompressing stream):
+ * what comes out beyond this is not parsed. */
+#define MAILDEX__GZIP_MAX_SIZE ((size_t) 256 << 20)
 
 struct maildex__parsed_message {
     /* All strings are UTF-8 talloc children of the struct, never NULL unless noted. */
@@ -97,9 +98,12 @@ enum {
 void maildex__message_parse_init(void);
 
 /* Parses the mail file at `path` (with opts, which may be NULL). Symlinks are followed; anything but
- * a regular file (a FIFO, a device, a directory) is refused at once without blocking. A
- * gzip-compressed file (notmuch's `.gz` mail: it starts with gzip's magic bytes) is read
- * decompressed. Returns one of the values above; the result and the error string are talloc'd under
+ * a regular file (a FIFO, a device, a directory) is refused at once without blocking, and a file of
+ * any size is taken: it is never read whole, gmime parses it from the file and reads a part's bytes
+ * only when its content is decoded (a file that needs the line-end repair of line-ends.h, or a
+ * gzip-compressed one, is parsed from memory). A gzip-compressed file (notmuch's `.gz` mail: it
+ * starts with gzip's magic bytes) is read decompressed. Returns one of the values above; the result
+ * and the error string are talloc'd under
  * `ctx`. `error` may be NULL. */
 int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,
                                 struct maildex__parsed_message **out, char **error);
