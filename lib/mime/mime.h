@@ -18,11 +18,12 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 6 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+#define MAILDEX__MIME_ABI 7 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
                               4: show's crypto (parts options verify/decrypt, parts' signatures);
                               5: user-defined fields (parse's user_fields, the message's user_text);
                               6: index-time crypto (parse options, session keys in and out), the
-                                 user fields moved into the parse options */
+                                 user fields moved into the parse options;
+                              7: the parsed message's warning (text left out at the limit) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */

@@ -1023,6 +1023,35 @@ static size_t count_word(const char *haystack, const char *word)
     return n;
 }
 
+/* A text over MAILDEX__BODY_TEXT_MAX (issue 33): its start is indexed, decoding stops at the limit (a
+ * UTF-8 character is not split), a text part after it is left out with its file name recorded as an
+ * attachment's, and the message says so. */
+TEST(text_beyond_limit_left_out)
+{
+    GString *text = g_string_new("From: a@example.org\nMessage-ID: <big@x>\nMIME-Version: 1.0\n"
+                                 "Content-Type: multipart/mixed; boundary=B\n\n--B\n"
+                                 "Content-Type: text/plain\n\nfirstpart\n--B\n"
+                                 "Content-Type: text/plain; charset=utf-8\n\n");
+    struct maildex__parsed_message *m;
+
+    while (text->len < MAILDEX__BODY_TEXT_MAX + 4096)
+        g_string_append(text, "\xc3\xa9t\xc3\xa9 word\n");
+    g_string_append(text, "lastword\n--B\nContent-Type: text/plain\nContent-Disposition: inline; "
+                          "filename=after.txt\n\nafterword\n--B--\n");
+    m = parse_rc(text->str, text->len, MAILDEX__PARSE_OK);
+    ASSERT(strncmp(m->body, "firstpart", 9) == 0);
+    ASSERT(strlen(m->body) <= MAILDEX__BODY_TEXT_MAX);
+    ASSERT(strlen(m->body) > MAILDEX__BODY_TEXT_MAX - 16);
+    ASSERT(g_utf8_validate(m->body, -1, NULL));
+    ASSERT(strstr(m->body, "lastword") == NULL && strstr(m->body, "afterword") == NULL);
+    ASSERT_STR_EQ(m->attachment_names, "after.txt");
+    ASSERT_STR_EQ(m->warning, "text beyond its first 8 MiB not indexed (2 text parts cut or left out)");
+    g_string_free(text, TRUE);
+    m = parse("From: a@example.org\nMessage-ID: <small@x>\n\nsmall\n");
+    ASSERT(m->warning == NULL);
+    done();
+}
+
 TEST(nesting_within_limit_indexed)
 {
     char *text = nested_multipart(10, "leafword");
@@ -1353,6 +1382,7 @@ TEST_MAIN(TEST_ENTRY(crypto_structure_tags) TEST_ENTRY(mixed_up_mangled_pgp_is_e
     TEST_ENTRY(binary_garbage)
     TEST_ENTRY(file_read_and_errors)
     TEST_ENTRY(fifo_refused_without_blocking)
+    TEST_ENTRY(text_beyond_limit_left_out)
     TEST_ENTRY(nesting_within_limit_indexed)
     TEST_ENTRY(nesting_200_levels_fast)
     TEST_ENTRY(huge_header_line_fast)
