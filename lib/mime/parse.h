@@ -18,8 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. */
-#define MAILDEX__MESSAGE_MAX_DEPTH 64
+/* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. gmime 3.2's
+ * parser builds no more than 1024 nested levels (what is deeper stays one opaque part), so this bounds
+ * the walk's recursion without ever stopping before gmime does, as notmuch (which has no bound of its
+ * own) indexes: a 1024-level message's text is indexed (T056, doc/reliability.md). */
+#define MAILDEX__MESSAGE_MAX_DEPTH 1024
 /* Body text indexed per message: text parts are decoded (transfer encoding, charset) only until the
  * body holds this many bytes, so a message's text costs at most a few times this much memory however
  * large its file; the text beyond it is not indexed, its parts' file names are (as attachments'
