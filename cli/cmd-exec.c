@@ -4,7 +4,7 @@
  * LD_LIBRARY_PATH, NOTMUCH_CONFIG (and MAILDEX_CONFIG) naming the config file this maildex read, and
  * PATH starting with a directory whose `notmuch` runs maildex, for clients that also run the command.
  * Both directories are fixed when the program is linked, as the parser module's path is (see
- * cli/mime-dlopen.c and Makefile.am): this build tree's for cli/maildex, $(pkglibdir)'s for the
+ * cli/base/mime-dlopen.c and Makefile.am): this build tree's for cli/maildex, $(pkglibdir)'s for the
  * installed maildex; $MAILDEX_NOTMUCH_ABI_DIR names another library directory. This file is compiled
  * into each program, not into the CLI's library, for that reason.
  *

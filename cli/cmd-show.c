@@ -7,6 +7,7 @@
  * parts, --decrypt=true decrypts with the user's gpg-agent, --decrypt=auto with the session keys the
  * database keeps, and stash keeps the keys it finds and re-indexes those messages with their cleartext,
  * opening the database for writing only then. */
+#include "cli.h"
 #include "print/show.h"
 
 #include <stdlib.h>
@@ -259,12 +260,12 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         {OPT_BOOL, "exclude", &exclude, NULL, NULL, NULL},
         {OPT_BOOL, "entire-thread", &r.entire_thread, NULL, NULL, &entire_thread_set},
         {OPT_BOOL, "unthreaded", &r.unthreaded, NULL, NULL, NULL},
-        {OPT_INT, "part", &r.s.part, NULL, NULL, NULL},
+        {OPT_COUNT, "part", &r.s.part, NULL, NULL, NULL},
         {OPT_KEYWORD, "decrypt", &decrypt, decrypts, NULL, NULL},
         {OPT_BOOL, "verify", &verify, NULL, NULL, NULL},
         {OPT_BOOL, "body", &r.s.body, NULL, NULL, NULL},
         {OPT_BOOL, "include-html", &r.s.include_html, NULL, NULL, NULL},
-        {OPT_INT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
+        {OPT_COUNT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;

@@ -54,6 +54,7 @@ struct client {
     bool failed;             /* a write failed: nothing queued can reach it */
     int open_handles;
     GString *line;
+    bool overlong;           /* the line in hand passed MAX_LINE_BYTES: dropped up to its newline */
     GHashTable *requests;    /* id -> struct request *, until their end is sent */
     size_t queued;           /* bytes handed to uv_write and not yet written */
     bool throttled;
@@ -159,7 +160,7 @@ static void send_error(struct client *c, int64_t id, const char *fmt, ...)
     g_string_free(text, TRUE);
 }
 
-void server_request_output(struct request *r, const char *data, size_t len)
+static void on_request_output(struct request *r, const char *data, size_t len)
 {
     char header[48];
 
@@ -191,7 +192,7 @@ static void client_free_if_done(struct client *c)
     }
 }
 
-void server_request_ended(struct request *r, int status, const char *err, size_t err_len)
+static void on_request_ended(struct request *r, int status, const char *err, size_t err_len)
 {
     struct server *s = r->server;
     struct client *c = r->client;
@@ -270,7 +271,7 @@ static void start_next_readers(struct server *s)
 
 /* Readers run at once: the commands that open the database read-only, and help. Everything else
  * (writes, config, anything this list does not know) waits its turn. */
-static bool is_reader(char **argv, int argc)
+static bool is_reader(const struct cli *cli, char **argv, int argc)
 {
     const struct command *c = NULL;
     int i = 1;
@@ -278,7 +279,7 @@ static bool is_reader(char **argv, int argc)
     while (i < argc && strncmp(argv[i], "--", 2) == 0) /* global options: --config=FILE ... */
         i++;
     if (i < argc)
-        c = cli_find_command(argv[i]);
+        c = cli_find_command(cli, argv[i]);
     if (c == NULL)
         return false;
     if (strcmp(c->name, "config") == 0)
@@ -343,7 +344,24 @@ static void cancel(struct client *c, int64_t id)
         return;
     }
     g_queue_remove(r->writer ? &c->server->writers : &c->server->readers, r);
-    server_request_ended(r, 130, NULL, 0);
+    on_request_ended(r, 130, NULL, 0);
+}
+
+/* GLib's decoder skips what is not of the alphabet and decodes a truncated quantum: a body that is
+ * not base64 would reach the command as other bytes. Only the standard alphabet, padded to whole
+ * quanta, is taken (whitespace is not: JSON carries the text as one string). */
+static guchar *strict_base64(const char *text, size_t len, gsize *out_len)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t pad = 0;
+
+    if (len % 4 != 0 || memchr(text, '\0', len) != NULL)
+        return NULL;
+    while (pad < 2 && pad < len && text[len - 1 - pad] == '=')
+        pad++;
+    if (strspn(text, alphabet) != len - pad)
+        return NULL;
+    return g_base64_decode(text, out_len);
 }
 
 /* A command request: {"id": N, "argv": [...], "stdin": TEXT | "stdin_base64": BASE64}. */
@@ -365,18 +383,27 @@ static void command(struct client *c, const struct json *o, int64_t id)
     r->server = s;
     r->client = c;
     r->id = id;
+    r->output = on_request_output;
+    r->ended = on_request_ended;
+    /* The program's table and run, as main handed them to the server's own cli. */
+    r->cli.commands = s->cli->commands;
+    r->cli.run = s->cli->run;
     if ((r->argv = request_argv(s, args, &r->argc, &why)) == NULL) {
         free_request(r);
         return send_error(c, id, "bad request %" PRId64 ": %s", id, why);
     }
     if (b64) {
         gsize len;
-        guchar *bytes = g_base64_decode(b64->string, &len);
+        guchar *bytes = strict_base64(b64->string, b64->string_len, &len);
+        if (bytes == NULL) {
+            free_request(r);
+            return send_error(c, id, "bad request %" PRId64 ": stdin_base64 is not base64 (RFC 4648)", id);
+        }
         r->input = g_bytes_new_take(bytes, len);
     } else if (text) {
         r->input = g_bytes_new(text->string, text->string_len);
     }
-    r->writer = !is_reader(r->argv, r->argc);
+    r->writer = !is_reader(s->cli, r->argv, r->argc);
     g_hash_table_insert(c->requests, &r->id, r);
     g_queue_push_tail(r->writer ? &s->writers : &s->readers, r);
     if (r->writer)
@@ -462,6 +489,23 @@ static void client_gone(struct client *c)
         c->server->stopping = true;
 }
 
+/* Adds a piece of the line in hand. A line over the limit is refused whole, once, and the rest of it
+ * up to its newline is dropped: its tail must never be read as a request of its own (a cut line's
+ * tail could be any command). Returns false once the line is over the limit. */
+static bool take_line_part(struct client *c, const char *p, size_t len)
+{
+    if (c->overlong)
+        return false;
+    if (c->line->len + len > MAX_LINE_BYTES) {
+        send_error(c, 0, "bad request: a line longer than %u bytes, ignored up to its end", MAX_LINE_BYTES);
+        g_string_truncate(c->line, 0);
+        c->overlong = true;
+        return false;
+    }
+    g_string_append_len(c->line, p, len);
+    return true;
+}
+
 static void on_client_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 {
     struct client *c = stream->data;
@@ -469,16 +513,13 @@ static void on_client_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
     if (n > 0) {
         const char *p = buf->base, *end = buf->base + n, *nl;
         while ((nl = memchr(p, '\n', (size_t) (end - p))) != NULL) {
-            g_string_append_len(c->line, p, nl - p);
-            request_line(c, c->line->str, c->line->len);
+            if (take_line_part(c, p, (size_t) (nl - p)) && !c->overlong)
+                request_line(c, c->line->str, c->line->len);
             g_string_truncate(c->line, 0);
+            c->overlong = false;
             p = nl + 1;
         }
-        g_string_append_len(c->line, p, end - p);
-        if (c->line->len > MAX_LINE_BYTES) {
-            send_error(c, 0, "bad request: a line longer than %u bytes", MAX_LINE_BYTES);
-            g_string_truncate(c->line, 0);
-        }
+        take_line_part(c, p, (size_t) (end - p));
     }
     g_free(buf->base);
     if (n == UV_EOF) {
