@@ -963,14 +963,33 @@ const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p);
  * "session-key" property (maildex_db_set_properties); NULL otherwise. */
 const char *maildex_part_session_key(const maildex_part_t *p);
 
+/* Receives a part's bytes in pieces (maildex_message_part_write): len > 0 bytes at bytes, valid during
+ * the call. Returns 0 to take more, anything else to stop. */
+typedef int maildex_write_fn(void *data, const char *bytes, size_t len);
+
 /* The bytes `show --format=raw --part=id` prints: for a leaf, its content decoded from its
  * Content-Transfer-Encoding (no charset conversion); for any other part, the part as gmime writes it
  * (headers and body; a message/rfc822 part's message without the enclosing part's headers). id must
- * be at least 1 (part 0 is the file itself). Sets *data (owned by m, valid until the next call on m)
- * and *len. Encrypted parts are decrypted as decrypt says (maildex_parts_options_t's decrypt), and the
- * parts are numbered as maildex_message_parts numbers them with it: the parts of a decrypted one can be
- * had. Returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (*data NULL), or a status
- * of maildex_message_parts. */
+ * be at least 1 (part 0 is the file itself). Encrypted parts are decrypted as decrypt says
+ * (maildex_parts_options_t's decrypt), and the parts are numbered as maildex_message_parts numbers
+ * them with it: the parts of a decrypted one can be had.
+ *
+ * maildex_message_part_write hands them to write(data, ...) in pieces (a few KB each) as they are
+ * decoded from the file, so a part of any size costs a few KB of memory:
+ *
+ *     static int to_file(void *data, const char *bytes, size_t len)
+ *     {
+ *         return fwrite(bytes, 1, len, data) == len ? 0 : -1;
+ *     }
+ *     st = maildex_message_part_write(m, 0, 2, MAILDEX_DECRYPT_FALSE, to_file, stdout);
+ *
+ * It returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (write is not called),
+ * IO_ERROR when write asked to stop (what it took stays taken), or a status of maildex_message_parts.
+ * maildex_message_part_bytes holds them instead: it sets *data (owned by m, valid until the next call
+ * on m; NUL-terminated after *len bytes) and *len, with the same statuses (NO_MEMORY for a part too
+ * large to hold; *data NULL on failure). */
+maildex_status_t maildex_message_part_write(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
+                                            maildex_write_fn *write, void *data);
 maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
                                             const char **data, size_t *len);
 

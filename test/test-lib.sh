@@ -424,6 +424,25 @@ maildex_thread_dump() {
       SELECT group_concat(message_id, ' ') FROM (SELECT thread, message_id FROM messages ORDER BY thread, message_id) GROUP BY thread" | sort
 }
 
+# Prints the text each message was indexed from, as Python reprs "name<TAB>[from, to, body, attachment,
+# mimetype]" sorted by name (the Message-ID up to its "@"): what FTS5 tokenized, read straight from
+# the texts table (a packed body unpacked as lib/sqlext/text-pack.c stores it: a 4-byte length, zlib).
+# Two messages with equal lines were indexed alike, word for word and position for position.
+maildex_text_dump() {
+    python3 - "${1:-$MAIL_DIR/.maildex/maildex.db}" <<'PY'
+import sqlite3, sys, zlib
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+rows = []
+for row in db.execute('SELECT m.message_id, t."from", t."to", t.body, t.attachment, t.mimetype '
+                      "FROM texts t JOIN messages m ON m.id = t.id"):
+    row = list(row)
+    if isinstance(row[3], bytes):
+        row[3] = zlib.decompress(row[3][4:]).decode("utf-8", "surrogateescape")
+    rows.append("%s\t%r" % (row[0].split("@")[0], row[1:]))
+print("\n".join(sorted(rows)))
+PY
+}
+
 # Makes every directory under $MAIL_DIR look unchanged since two seconds ago, so that `new` may
 # record their mtimes (it never trusts an mtime in the current second).
 age_directories() {

@@ -39,6 +39,7 @@
  * index of 10k messages checkpoints once instead of a dozen times, and the WAL stays bounded. */
 #define INDEX_WAL_AUTOCHECKPOINT 8192
 #define BATCH_FILES 2000   /* files per transaction */
+#define RECORD_MAX_BODY ((size_t) 1 << 20) /* longer bodies' tokens are not recorded (file_read) */
 /* A run that adds more files than one transaction holds (a first index, a large import) lets dirty
  * pages spill at the 16 MB cache (4,000 pages) instead of at db.c's 8,000 (31 MB), which small
  * passes need (a sync pass over a 100k store dirties ~4,500 pages, and spilling them wrote pages
@@ -171,8 +172,11 @@ void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__ft
     out->rc = mime->parse_file(ctx, path, opts, &out->msg, &out->error);
     if (out->rc == MAILDEX__PARSE_ERROR)
         classify_error(path, out);
+    /* Recorded tokens take about six times their text's bytes: a long body (up to
+     * MAILDEX__BODY_TEXT_MAX) is tokenized by the writer as it is inserted instead. */
     if (out->rc == MAILDEX__PARSE_OK && recorder)
-        out->text = maildex__store_text_prepare(ctx, out->msg, recorder);
+        out->text = maildex__store_text_prepare(ctx, out->msg,
+                                                strlen(out->msg->body) <= RECORD_MAX_BODY ? recorder : NULL);
 }
 
 static void parse_file(struct job *job)
@@ -266,6 +270,8 @@ static void apply(struct run *r, struct job *job)
         r->st = maildex__store_add(r->db, in->msg, in->text, &f, &r->add, &added);
         if (added)
             r->stats->messages_added++;
+        if (in->msg->warning)
+            warning(r, job->path, in->msg->warning);
     }
     count_file_done(r, job->path);
 }
