@@ -40,6 +40,7 @@ struct maildex_message {
     uint64_t thread;
     int64_t date;
     bool matched, excluded;
+    bool ghost; /* maildex_db_find_message's message of a Message-ID only References name */
     const char **files, **tags;
     maildex_pair_t *properties;
     /* A thread's message (maildex_thread_toplevel_messages): the parent chosen when it was indexed

@@ -19,6 +19,7 @@ struct maildex_thread {
     size_t nmembers;
     struct maildex__message_stmts stmts;
     maildex_message_t **toplevel; /* arranged on first call */
+    maildex_message_t **messages; /* ... and every member, oldest first, NULL-terminated */
 };
 
 /* Rows of the stream a thread summary may read ahead: this many, plus so many per member it has to
@@ -735,7 +736,16 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
         t->toplevel = NULL;
         return st;
     }
+    t->messages = list;
     *out = t->toplevel;
     return st;
 }
 
+maildex_status_t maildex_thread_messages(maildex_thread_t *t, maildex_message_t *const **out)
+{
+    maildex_message_t *const *toplevel;
+    maildex_status_t st = maildex_thread_toplevel_messages(t, &toplevel);
+
+    *out = st == MAILDEX_STATUS_OK ? t->messages : NULL;
+    return st;
+}
