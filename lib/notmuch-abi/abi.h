@@ -134,6 +134,8 @@ struct _notmuch_message {
     size_t nreplies;
     int frozen;
     bool frozen_changed;   /* tags changed while frozen: written at the last thaw */
+    struct nm_removal *removals; /* property removals held until the next write (properties.c) */
+    size_t nremovals;
     maildex_message_t *found;  /* maildex's message for reading more of it, once looked up */
     unsigned found_generation;
 };
@@ -155,6 +157,11 @@ notmuch_status_t nm_message_source(notmuch_message_t *msg, const char *what, mai
 /* Forgets what was read of msg in the store (its properties; with lists, its tags and files too)
  * after a change the store made to them: they are read again when asked. */
 void nm_message_forget(notmuch_message_t *msg, bool lists);
+
+/* Writes what msg holds back: the property removals notmuch_message_remove_all_properties made on
+ * the object only (notmuch 0.37 writes them with the message's next change). Every change through msg
+ * calls it first. */
+notmuch_status_t nm_message_flush(notmuch_message_t *msg);
 
 /* Reads msg's metadata, tags, files (once). Return a notmuch status (XAPIAN_EXCEPTION when the
  * handle is closed and it was never read). */

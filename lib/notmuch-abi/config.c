@@ -41,7 +41,8 @@ notmuch_status_t notmuch_database_set_config(notmuch_database_t *db, const char 
 
     if (st)
         return st;
-    mst = maildex_db_config_set(db->mdb, key, value);
+    /* notmuch stores config as Xapian metadata, where an empty value is no value */
+    mst = maildex_db_config_set(db->mdb, key, value && *value ? value : NULL);
     if (mst != MAILDEX_STATUS_OK) {
         nm_log(db, "Error: A Xapian exception occurred setting metadata: %s\n", maildex_db_errmsg(db->mdb));
         return mst == MAILDEX_STATUS_READ_ONLY ? NOTMUCH_STATUS_READ_ONLY_DATABASE : NOTMUCH_STATUS_XAPIAN_EXCEPTION;

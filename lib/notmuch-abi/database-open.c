@@ -142,6 +142,8 @@ static notmuch_status_t finish_open(notmuch_database_t *db, const char *profile,
     }
     if (st == NOTMUCH_STATUS_SUCCESS)
         st = set_user_fields(db);
+    if (st == NOTMUCH_STATUS_SUCCESS) /* what a closed handle still answers */
+        (void) notmuch_database_get_revision(db, NULL);
     talloc_free(opened_root);
     return st;
 }

@@ -67,6 +67,8 @@ static notmuch_status_t change(notmuch_message_t *msg, const char *tag, bool add
         return st;
     if (msg->frozen)
         msg->frozen_changed = true;
+    else if ((st = nm_message_flush(msg)) != NOTMUCH_STATUS_SUCCESS)
+        return st;
     else if ((st = nm_error(msg->db, maildex_db_tag_message(msg->db->mdb, msg->id, &op, 1, 0, NULL),
                             "changing tags")) != NOTMUCH_STATUS_SUCCESS)
         return st;
@@ -90,6 +92,8 @@ notmuch_status_t notmuch_message_remove_all_tags(notmuch_message_t *msg)
 
     if (st == NOTMUCH_STATUS_SUCCESS)
         st = nm_message_load_tags(msg);
+    if (st == NOTMUCH_STATUS_SUCCESS && !msg->frozen)
+        st = nm_message_flush(msg);
     if (st)
         return st;
     if (msg->frozen)
@@ -122,7 +126,9 @@ notmuch_status_t notmuch_message_thaw(notmuch_message_t *msg)
         return st;
     if (msg->frozen == 0)
         return NOTMUCH_STATUS_UNBALANCED_FREEZE_THAW;
-    if (--msg->frozen == 0 && msg->frozen_changed) {
+    if (--msg->frozen == 0 && (st = nm_message_flush(msg)) != NOTMUCH_STATUS_SUCCESS)
+        return st;
+    if (msg->frozen == 0 && msg->frozen_changed) {
         msg->frozen_changed = false;
         return write_all(msg);
     }

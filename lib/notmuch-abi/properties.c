@@ -2,7 +2,9 @@
 /* properties.c: a message's properties (notmuch's key=value pairs) read through maildex's message and
  * changed with maildex_db_set_properties / _remove_properties, each change one transaction or part of
  * the caller's atomic section; and notmuch_message_properties_t, an iterator over a copy of the pairs
- * whose key is, or starts with, a given key. */
+ * whose key is, or starts with, a given key. notmuch 0.37's remove_all_properties(_with_prefix)
+ * change its message object and do not write it: the removal reaches the store with the next change
+ * made through the same object, or never -- so here too (nm_message_flush). */
 #include "abi.h"
 
 #include <string.h>
@@ -28,6 +30,58 @@ static notmuch_status_t load(notmuch_message_t *msg)
         msg->properties[i] = (maildex_pair_t){talloc_strdup(msg->properties, pairs[i].key),
                                               talloc_strdup(msg->properties, pairs[i].value)};
     return msg->properties ? NOTMUCH_STATUS_SUCCESS : NOTMUCH_STATUS_OUT_OF_MEMORY;
+}
+
+struct nm_removal {
+    char *key;   /* NULL: every property */
+    bool prefix; /* every key starting with key */
+};
+
+static bool removes(const struct nm_removal *r, const char *key)
+{
+    return r->key == NULL || (r->prefix ? strncmp(key, r->key, strlen(r->key)) == 0 : strcmp(key, r->key) == 0);
+}
+
+/* The store's keys that r removes, removed, inside the caller's atomic section. */
+static maildex_status_t remove_held(notmuch_message_t *msg, const struct nm_removal *r, const maildex_pair_t *stored)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    if (!r->prefix)
+        return maildex_db_remove_properties(msg->db->mdb, msg->id, r->key, NULL);
+    for (const maildex_pair_t *p = stored; st == MAILDEX_STATUS_OK && p->key; p++)
+        if (removes(r, p->key) && (p == stored || strcmp(p[-1].key, p->key) != 0))
+            st = maildex_db_remove_properties(msg->db->mdb, msg->id, p->key, NULL);
+    return st;
+}
+
+notmuch_status_t nm_message_flush(notmuch_message_t *msg)
+{
+    static const maildex_pair_t none[] = {{NULL, NULL}};
+    const maildex_pair_t *stored = none;
+    maildex_message_t *m = NULL;
+    maildex_status_t st;
+    notmuch_status_t nst;
+
+    if (msg->nremovals == 0)
+        return NOTMUCH_STATUS_SUCCESS;
+    nm_message_forget(msg, false); /* the store's pairs, not the object's */
+    if ((nst = nm_message_source(msg, "changing properties", &m)) != NOTMUCH_STATUS_SUCCESS)
+        return nst;
+    st = m ? maildex_message_properties(m, &stored) : MAILDEX_STATUS_OK;
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex_db_begin_atomic(msg->db->mdb);
+    for (size_t i = 0; st == MAILDEX_STATUS_OK && i < msg->nremovals; i++)
+        st = remove_held(msg, &msg->removals[i], stored);
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex_db_end_atomic(msg->db->mdb);
+    else
+        maildex_db_end_atomic(msg->db->mdb);
+    talloc_free(msg->removals);
+    msg->removals = NULL;
+    msg->nremovals = 0;
+    nm_message_forget(msg, false);
+    return nm_error(msg->db, st == MAILDEX_STATUS_NOT_FOUND ? MAILDEX_STATUS_OK : st, "changing properties");
 }
 
 /* After a change: the pairs are read again when asked. */
@@ -73,6 +127,8 @@ notmuch_status_t notmuch_message_add_property(notmuch_message_t *msg, const char
     maildex_pair_t pair = {key, value};
     notmuch_status_t st = check(msg, key, value);
 
+    if (st == NOTMUCH_STATUS_SUCCESS)
+        st = nm_message_flush(msg);
     return st ? st : changed(msg, maildex_db_set_properties(msg->db->mdb, msg->id, &pair, 1, false));
 }
 
@@ -80,42 +136,42 @@ notmuch_status_t notmuch_message_remove_property(notmuch_message_t *msg, const c
 {
     notmuch_status_t st = check(msg, key, value);
 
+    if (st == NOTMUCH_STATUS_SUCCESS)
+        st = nm_message_flush(msg);
     return st ? st : changed(msg, maildex_db_remove_properties(msg->db->mdb, msg->id, key, value));
 }
 
-notmuch_status_t notmuch_message_remove_all_properties(notmuch_message_t *msg, const char *key)
+/* The object's pairs lose what r removes, and r is held for the next write. */
+static notmuch_status_t hold_removal(notmuch_message_t *msg, const char *key, bool prefix)
 {
     notmuch_status_t st = nm_writable(msg->db);
+    struct nm_removal *grown, r = {NULL, prefix};
+    size_t kept = 0;
 
-    if (st)
-        return st;
-    if (key && strchr(key, '='))
-        return NOTMUCH_STATUS_ILLEGAL_ARGUMENT;
-    return changed(msg, maildex_db_remove_properties(msg->db->mdb, msg->id, key, NULL));
-}
-
-/* Every key that starts with prefix goes, in one atomic section. */
-notmuch_status_t notmuch_message_remove_all_properties_with_prefix(notmuch_message_t *msg, const char *prefix)
-{
-    notmuch_status_t st = nm_writable(msg->db);
-    maildex_db_t *mdb = msg->db->mdb;
-    maildex_status_t mst;
-
-    if (st == NOTMUCH_STATUS_SUCCESS && prefix == NULL)
-        return changed(msg, maildex_db_remove_properties(mdb, msg->id, NULL, NULL));
     if (st == NOTMUCH_STATUS_SUCCESS)
         st = load(msg);
     if (st)
         return st;
-    mst = maildex_db_begin_atomic(mdb);
-    for (maildex_pair_t *p = msg->properties; mst == MAILDEX_STATUS_OK && p->key; p++)
-        if (strncmp(p->key, prefix, strlen(prefix)) == 0 && (p == msg->properties || strcmp(p[-1].key, p->key) != 0))
-            mst = maildex_db_remove_properties(mdb, msg->id, p->key, NULL);
-    if (mst == MAILDEX_STATUS_OK)
-        mst = maildex_db_end_atomic(mdb);
-    else
-        maildex_db_end_atomic(mdb);
-    return changed(msg, mst);
+    grown = talloc_realloc(msg, msg->removals, struct nm_removal, msg->nremovals + 1);
+    if (grown == NULL || (key && (r.key = talloc_strdup(grown, key)) == NULL))
+        return NOTMUCH_STATUS_OUT_OF_MEMORY;
+    msg->removals = grown;
+    msg->removals[msg->nremovals++] = r;
+    for (maildex_pair_t *p = msg->properties; p->key; p++)
+        if (!removes(&r, p->key))
+            msg->properties[kept++] = *p;
+    msg->properties[kept] = (maildex_pair_t){NULL, NULL};
+    return NOTMUCH_STATUS_SUCCESS;
+}
+
+notmuch_status_t notmuch_message_remove_all_properties(notmuch_message_t *msg, const char *key)
+{
+    return hold_removal(msg, key, false);
+}
+
+notmuch_status_t notmuch_message_remove_all_properties_with_prefix(notmuch_message_t *msg, const char *prefix)
+{
+    return hold_removal(msg, prefix, prefix != NULL);
 }
 
 notmuch_status_t notmuch_message_count_properties(notmuch_message_t *msg, const char *key, unsigned int *count)
