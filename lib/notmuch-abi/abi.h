@@ -143,8 +143,9 @@ struct _notmuch_message {
 /* A message object for message_id, on ctx; loaded says whether its metadata counts as read. */
 notmuch_message_t *nm_message_new(void *ctx, notmuch_database_t *db, const char *message_id, bool loaded);
 
-/* Copies what the maildex message m says of itself into msg: thread, date, match and excluded flags. */
-void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m);
+/* Copies what the maildex message m says of itself into msg: thread, date, ghost, excluded and, for a
+ * query's or a thread's message (from_query), matched. */
+void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m, bool from_query);
 
 /* Copies m's tags and files into msg (read now, while m is at hand). */
 notmuch_status_t nm_message_copy_lists(notmuch_message_t *msg, maildex_message_t *m);

@@ -21,8 +21,7 @@ static notmuch_message_t *from_found(void *ctx, notmuch_database_t *db, maildex_
         maildex_message_destroy(m);
         return NULL;
     }
-    nm_message_fill(msg, m);
-    msg->flags &= ~(1u << NOTMUCH_MESSAGE_FLAG_MATCH); /* no query matched it */
+    nm_message_fill(msg, m, false); /* no query matched it */
     msg->found = m;
     msg->found_generation = db->generation;
     return msg;

@@ -76,7 +76,7 @@ static notmuch_message_t *from_result(void *ctx, struct nm_stream *s)
 
     if (msg == NULL)
         return NULL;
-    nm_message_fill(msg, s->current);
+    nm_message_fill(msg, s->current, true);
     if (nm_message_copy_lists(msg, s->current) != NOTMUCH_STATUS_SUCCESS) {
         talloc_free(msg);
         return NULL;

@@ -21,6 +21,7 @@ struct thread_stream {
 
 struct _notmuch_threads {
     notmuch_database_t *db;
+    notmuch_query_t *query;
     struct thread_stream *stream;
 };
 
@@ -53,6 +54,7 @@ notmuch_status_t notmuch_query_search_threads(notmuch_query_t *q, notmuch_thread
         st = nm_query_open(q, &s->mq);
     if (st == NOTMUCH_STATUS_SUCCESS) {
         threads->db = s->db = q->db;
+        threads->query = q;
         s->generation = q->db->generation;
         threads->stream = s;
         talloc_set_destructor(s, stream_destructor);
@@ -116,7 +118,7 @@ static notmuch_status_t build_messages(notmuch_thread_t *t, maildex_thread_t *mt
         notmuch_message_t *msg = t->messages[i] = nm_message_new(t, t->db, maildex_message_id(all[i]), true);
         if (msg == NULL)
             break;
-        nm_message_fill(msg, all[i]);
+        nm_message_fill(msg, all[i], true);
         st = nm_message_copy_lists(msg, all[i]);
         g_hash_table_insert(ours, all[i], msg);
     }
@@ -157,9 +159,10 @@ static void set_dates(notmuch_thread_t *t)
     }
 }
 
+/* As notmuch's, a thread belongs to the query: it outlives the iterator that handed it out. */
 static notmuch_thread_t *build_thread(notmuch_threads_t *threads, maildex_thread_t *mt)
 {
-    notmuch_thread_t *t = talloc_zero(threads, notmuch_thread_t);
+    notmuch_thread_t *t = talloc_zero(threads->query, notmuch_thread_t);
     const char *const *tags = maildex_thread_tags(mt);
     size_t n = 0;
 
