@@ -170,7 +170,17 @@ notmuch_status_t nm_message_load(notmuch_message_t *msg);
 notmuch_status_t nm_message_load_tags(notmuch_message_t *msg);
 notmuch_status_t nm_message_load_files(notmuch_message_t *msg);
 
-/* A message iterator over list[0..n): the messages are not its children. */
+/* A message iterator: a query's streams (messages.c), a list points at messages that belong to
+ * someone else (a thread). */
+struct nm_stream;
+struct _notmuch_messages {
+    notmuch_database_t *db;
+    struct nm_stream *stream; /* a query's; NULL for a list */
+    notmuch_message_t **list;
+    size_t n, pos;
+};
+
+/* A message iterator over list[0..n), on ctx (lists.c). */
 notmuch_messages_t *nm_messages_list(void *ctx, notmuch_database_t *db, notmuch_message_t **list, size_t n);
 
 /* ---- tags and filenames (tags.c, filenames.c) ------------------------------------------------------ */

@@ -217,6 +217,27 @@ notmuch_status_t nm_choose_dir(notmuch_database_t *db, const char *profile, cons
     return NOTMUCH_STATUS_SUCCESS;
 }
 
+const char *nm_config_key_name(notmuch_config_key_t key)
+{
+    static const char *const names[NOTMUCH_CONFIG_LAST] = {
+        [NOTMUCH_CONFIG_DATABASE_PATH] = "database.path",
+        [NOTMUCH_CONFIG_MAIL_ROOT] = "database.mail_root",
+        [NOTMUCH_CONFIG_HOOK_DIR] = "database.hook_dir",
+        [NOTMUCH_CONFIG_BACKUP_DIR] = "database.backup_dir",
+        [NOTMUCH_CONFIG_EXCLUDE_TAGS] = "search.exclude_tags",
+        [NOTMUCH_CONFIG_NEW_TAGS] = "new.tags",
+        [NOTMUCH_CONFIG_NEW_IGNORE] = "new.ignore",
+        [NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS] = "maildir.synchronize_flags",
+        [NOTMUCH_CONFIG_PRIMARY_EMAIL] = "user.primary_email",
+        [NOTMUCH_CONFIG_OTHER_EMAIL] = "user.other_email",
+        [NOTMUCH_CONFIG_USER_NAME] = "user.name",
+        [NOTMUCH_CONFIG_AUTOCOMMIT] = "database.autocommit",
+        [NOTMUCH_CONFIG_EXTRA_HEADERS] = "show.extra_headers",
+    };
+
+    return (unsigned) key < NOTMUCH_CONFIG_LAST ? names[key] : NULL;
+}
+
 /* The user's name and address as notmuch guesses them: $NAME, else the passwd entry's full name (up to
  * its first comma); $EMAIL, else <login>@localhost. */
 static char *passwd_field(void *ctx, bool name)

@@ -13,27 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *nm_config_key_name(notmuch_config_key_t key)
-{
-    static const char *const names[NOTMUCH_CONFIG_LAST] = {
-        [NOTMUCH_CONFIG_DATABASE_PATH] = "database.path",
-        [NOTMUCH_CONFIG_MAIL_ROOT] = "database.mail_root",
-        [NOTMUCH_CONFIG_HOOK_DIR] = "database.hook_dir",
-        [NOTMUCH_CONFIG_BACKUP_DIR] = "database.backup_dir",
-        [NOTMUCH_CONFIG_EXCLUDE_TAGS] = "search.exclude_tags",
-        [NOTMUCH_CONFIG_NEW_TAGS] = "new.tags",
-        [NOTMUCH_CONFIG_NEW_IGNORE] = "new.ignore",
-        [NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS] = "maildir.synchronize_flags",
-        [NOTMUCH_CONFIG_PRIMARY_EMAIL] = "user.primary_email",
-        [NOTMUCH_CONFIG_OTHER_EMAIL] = "user.other_email",
-        [NOTMUCH_CONFIG_USER_NAME] = "user.name",
-        [NOTMUCH_CONFIG_AUTOCOMMIT] = "database.autocommit",
-        [NOTMUCH_CONFIG_EXTRA_HEADERS] = "show.extra_headers",
-    };
-
-    return (unsigned) key < NOTMUCH_CONFIG_LAST ? names[key] : NULL;
-}
-
 notmuch_status_t notmuch_database_set_config(notmuch_database_t *db, const char *key, const char *value)
 {
     notmuch_status_t st = nm_writable(db);

@@ -2,8 +2,11 @@
 /* lists.c: notmuch_tags_t and notmuch_filenames_t, iterators over a copy of a list of strings (a
  * message's tags or files, a thread's or the database's tags, a directory's children), so that a
  * change to a message never disturbs an iteration under way and an iterator outlives a closed
- * database, as notmuch's do once made. They hold no maildex object. */
+ * database, as notmuch's do once made; and the message lists (a thread's messages, a message's
+ * replies), which point at messages that belong to their thread. They hold no maildex object. */
 #include "abi.h"
+
+#include <string.h>
 
 struct strings {
     char **v;
@@ -101,4 +104,23 @@ void notmuch_filenames_move_to_next(notmuch_filenames_t *names)
 void notmuch_filenames_destroy(notmuch_filenames_t *names)
 {
     talloc_free(names);
+}
+
+notmuch_messages_t *nm_messages_list(void *ctx, notmuch_database_t *db, notmuch_message_t **list, size_t n)
+{
+    notmuch_messages_t *messages = talloc_zero(ctx, notmuch_messages_t);
+
+    if (messages == NULL)
+        return NULL;
+    messages->db = db;
+    messages->list = talloc_array(messages, notmuch_message_t *, n + 1);
+    if (messages->list == NULL) {
+        talloc_free(messages);
+        return NULL;
+    }
+    if (n)
+        memcpy(messages->list, list, n * sizeof *list);
+    messages->list[n] = NULL;
+    messages->n = n;
+    return messages;
 }

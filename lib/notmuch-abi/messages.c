@@ -19,13 +19,6 @@ struct nm_stream {
     maildex_message_t *current; /* NULL at the end */
 };
 
-struct _notmuch_messages {
-    notmuch_database_t *db;
-    struct nm_stream *stream; /* a query's; NULL for a list */
-    notmuch_message_t **list;
-    size_t n, pos;
-};
-
 static int stream_destructor(struct nm_stream *s)
 {
     if (nm_live(s->db, s->generation))
@@ -47,25 +40,6 @@ static void advance(struct nm_stream *s)
     st = maildex_messages_next(s->it, &s->current);
     if (st != MAILDEX_STATUS_OK)
         nm_error(s->db, st, "iterating over messages");
-}
-
-notmuch_messages_t *nm_messages_list(void *ctx, notmuch_database_t *db, notmuch_message_t **list, size_t n)
-{
-    notmuch_messages_t *messages = talloc_zero(ctx, notmuch_messages_t);
-
-    if (messages == NULL)
-        return NULL;
-    messages->db = db;
-    messages->list = talloc_array(messages, notmuch_message_t *, n + 1);
-    if (messages->list == NULL) {
-        talloc_free(messages);
-        return NULL;
-    }
-    if (n)
-        memcpy(messages->list, list, n * sizeof *list);
-    messages->list[n] = NULL;
-    messages->n = n;
-    return messages;
 }
 
 /* A message object for the stream's current result, on ctx: what it says of itself, its tags and

@@ -41,7 +41,7 @@ notmuch_status_t nm_choose_dir(notmuch_database_t *db, const char *profile, cons
  * database lives apart from the mail and no mail root was configured. */
 notmuch_status_t nm_config_defaults(notmuch_database_t *db);
 
-/* "database.path" ... for a notmuch_config_key_t, NULL for none (config.c). */
+/* "database.path" ... for a notmuch_config_key_t, NULL for none. */
 const char *nm_config_key_name(notmuch_config_key_t key);
 
 #endif
