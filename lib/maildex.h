@@ -783,6 +783,12 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
  * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, uint64_t *reindexed);
 
+/* maildex_reindex for the one message whose Message-ID is message_id (excluded or not), without the
+ * caller writing a query: *reindexed (may be NULL) tells whether it was re-indexed (false: no such
+ * message, or none of its files could be read). Returns the statuses of maildex_reindex. */
+maildex_status_t maildex_db_reindex_message(maildex_db_t *db, const char *message_id, maildex_decrypt_t decrypt,
+                                            bool *reindexed);
+
 /* ---- compaction -------------------------------------------------------------------------------------- */
 
 /* notmuch's `compact`: rebuilds the database without free pages (FTS5's index merged first, then

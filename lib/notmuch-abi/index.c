@@ -154,38 +154,20 @@ notmuch_status_t notmuch_database_remove_message(notmuch_database_t *db, const c
     return removed ? NOTMUCH_STATUS_SUCCESS : NOTMUCH_STATUS_DUPLICATE_MESSAGE_ID;
 }
 
-/* id:"..." with notmuch's quoting, for the one-message query reindex needs. */
-static char *id_query(void *ctx, const char *id)
-{
-    char *q = talloc_strdup(ctx, "id:\"");
-
-    for (const char *c = id; q && *c; c++)
-        q = *c == '"' ? talloc_strdup_append(q, "\"\"") : talloc_strndup_append(q, c, 1);
-    return q ? talloc_strdup_append(q, "\"") : NULL;
-}
-
 notmuch_status_t notmuch_message_reindex(notmuch_message_t *msg, notmuch_indexopts_t *indexopts)
 {
     notmuch_database_t *db = msg->db;
-    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
-    maildex_query_t *q = NULL;
-    char *text;
-    maildex_status_t st;
+    notmuch_indexopts_t *defaults;
+    notmuch_status_t st = nm_readable(db, "reindexing a message");
+    maildex_status_t mst;
 
-    if (nm_readable(db, "reindexing a message"))
-        return NOTMUCH_STATUS_XAPIAN_EXCEPTION;
-    if (nm_writable(db))
-        return nm_writable(db);
-    opts.exclude = MAILDEX_EXCLUDE_FALSE;
-    text = id_query(msg, msg->id);
-    st = text ? maildex_query_create(db->mdb, text, &opts, &q) : MAILDEX_STATUS_NO_MEMORY;
-    if (st == MAILDEX_STATUS_OK) {
-        notmuch_indexopts_t *defaults = indexopts ? NULL : notmuch_database_get_default_indexopts(db);
-        st = maildex_reindex(q, nm_decrypt_policy(indexopts ? indexopts : defaults), NULL);
-        talloc_free(defaults);
-    }
-    maildex_query_destroy(q);
-    talloc_free(text);
+    if (st == NOTMUCH_STATUS_SUCCESS)
+        st = nm_writable(db);
+    if (st)
+        return st;
+    defaults = indexopts ? NULL : notmuch_database_get_default_indexopts(db);
+    mst = maildex_db_reindex_message(db->mdb, msg->id, nm_decrypt_policy(indexopts ? indexopts : defaults), NULL);
+    talloc_free(defaults);
     nm_message_forget(msg, true);
-    return nm_error(db, st, "reindexing a message");
+    return nm_error(db, mst, "reindexing a message");
 }
