@@ -148,6 +148,22 @@ static notmuch_status_t finish_open(notmuch_database_t *db, const char *profile,
     return st;
 }
 
+/* The first steps of an open and of a create: the config file (any failure to read it is fatal
+ * here), the database path, which must be a directory. */
+static notmuch_status_t locate(notmuch_database_t *db, const char *database_path, const char *config_path,
+                               const char *profile, GKeyFile **key_file, char **message)
+{
+    notmuch_status_t st = db ? NOTMUCH_STATUS_SUCCESS : NOTMUCH_STATUS_OUT_OF_MEMORY;
+
+    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_load_key_file(db, config_path, profile, key_file)))
+        *message = strdup("Error: cannot load config file.\n");
+    if (st == NOTMUCH_STATUS_SUCCESS)
+        st = nm_choose_database_path(db, profile, *key_file, &database_path, message);
+    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_dir_exists(database_path, message)) == 0)
+        set_database_path(db, database_path);
+    return st;
+}
+
 /* Hands the result out as notmuch does: the message to the caller (or freed), the handle only on
  * success. */
 static notmuch_status_t finish(notmuch_database_t *db, notmuch_status_t st, char *message,
@@ -177,14 +193,8 @@ notmuch_status_t notmuch_database_open_with_config(const char *database_path, no
     notmuch_database_t *db = alloc_db(database_path, config_path, profile);
     GKeyFile *key_file = NULL;
     char *message = NULL;
-    notmuch_status_t st = db ? NOTMUCH_STATUS_SUCCESS : NOTMUCH_STATUS_OUT_OF_MEMORY;
+    notmuch_status_t st = locate(db, database_path, config_path, profile, &key_file, &message);
 
-    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_load_key_file(db, config_path, profile, &key_file)))
-        message = strdup("Error: cannot load config file.\n");
-    if (st == NOTMUCH_STATUS_SUCCESS)
-        st = nm_choose_database_path(db, profile, key_file, &database_path, &message);
-    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_dir_exists(database_path, &message)) == 0)
-        set_database_path(db, database_path);
     if (st == NOTMUCH_STATUS_SUCCESS)
         st = choose_db_file(db, &message);
     if (st == NOTMUCH_STATUS_SUCCESS) {
@@ -285,14 +295,8 @@ notmuch_status_t notmuch_database_create_with_config(const char *database_path, 
     notmuch_database_t *db = alloc_db(database_path, config_path, profile);
     GKeyFile *key_file = NULL;
     char *message = NULL;
-    notmuch_status_t st = db ? NOTMUCH_STATUS_SUCCESS : NOTMUCH_STATUS_OUT_OF_MEMORY;
+    notmuch_status_t st = locate(db, database_path, config_path, profile, &key_file, &message);
 
-    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_load_key_file(db, config_path, profile, &key_file)))
-        message = strdup("Error: cannot load config file.\n");
-    if (st == NOTMUCH_STATUS_SUCCESS)
-        st = nm_choose_database_path(db, profile, key_file, &database_path, &message);
-    if (st == NOTMUCH_STATUS_SUCCESS && (st = nm_dir_exists(database_path, &message)) == 0)
-        set_database_path(db, database_path);
     if (st == NOTMUCH_STATUS_SUCCESS && split_by_mail_root(db, key_file))
         db->params |= NM_PARAM_SPLIT;
     if (st == NOTMUCH_STATUS_SUCCESS)
