@@ -580,8 +580,10 @@ const char *maildex_thread_unmatched_query(const maildex_thread_t *t);
  * is in the thread; a message without such a parent hangs under the deepest thread member its
  * References name (their ids read from its file), or is a top-level message; replies and top-level
  * messages are in date order. Every message of the thread is there, matched or not
- * (maildex_message_matched); maildex_message_excluded is set for the members that carry an excluded
- * tag unless the query was created with MAILDEX_EXCLUDE_FALSE. Sets *out to the top-level messages,
+ * (maildex_message_matched), but for a query created with MAILDEX_EXCLUDE_ALL the members that carry
+ * an excluded tag, which notmuch leaves out of its threads; maildex_message_excluded is set for the
+ * members that carry an excluded tag unless the query was created with MAILDEX_EXCLUDE_FALSE. The
+ * arrangement is of the members there. Sets *out to the top-level messages,
  * NULL-terminated, owned by the thread (valid until the next maildex_threads_next). Reads the thread's
  * messages through the thread index, and the files of only the messages whose In-Reply-To is not in
  * the thread. Returns MAILDEX_STATUS_OK, or a database status (or MAILDEX_STATUS_IO_ERROR when the

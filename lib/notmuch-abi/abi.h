@@ -109,12 +109,13 @@ struct _notmuch_query {
     notmuch_exclude_t omit;
     char **exclude_tags; /* NULL-terminated */
     size_t nexclude;
+    bool parsed;         /* its text parsed once (add_tag_exclude checks, as notmuch parses there) */
 };
 
-/* The maildex query for q (its text, sort, exclusions), a child of the maildex handle; records the
- * failure as notmuch does ("... performing query" plus "Query string was: ...") and returns its
- * status. */
-notmuch_status_t nm_query_open(notmuch_query_t *q, maildex_query_t **out);
+/* The maildex query for q (its text, sort, exclusions in mode omit), a child of the maildex handle;
+ * records the failure as notmuch does ("... performing query" plus "Query string was: ...") and
+ * returns its status. */
+notmuch_status_t nm_query_open(notmuch_query_t *q, notmuch_exclude_t omit, maildex_query_t **out);
 
 /* ---- messages (message*.c, messages.c) ------------------------------------------------------------- */
 
@@ -144,8 +145,8 @@ struct _notmuch_message {
 notmuch_message_t *nm_message_new(void *ctx, notmuch_database_t *db, const char *message_id, bool loaded);
 
 /* Copies what the maildex message m says of itself into msg: thread, date, ghost, excluded and, for a
- * query's or a thread's message (from_query), matched. */
-void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m, bool from_query);
+ * thread's message (in_thread), matched. */
+void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m, bool in_thread);
 
 /* Copies m's tags and files into msg (read now, while m is at hand). */
 notmuch_status_t nm_message_copy_lists(notmuch_message_t *msg, maildex_message_t *m);

@@ -50,12 +50,12 @@ notmuch_message_t *nm_message_new(void *ctx, notmuch_database_t *db, const char 
     return msg;
 }
 
-void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m, bool from_query)
+void nm_message_fill(notmuch_message_t *msg, maildex_message_t *m, bool in_thread)
 {
     msg->thread_id = talloc_asprintf(msg, "%016" PRIx64, maildex_message_thread(m));
     msg->date = (time_t) maildex_message_date(m);
     msg->ghost = maildex_message_ghost(m);
-    msg->flags = (from_query && maildex_message_matched(m) ? 1u << NOTMUCH_MESSAGE_FLAG_MATCH : 0) |
+    msg->flags = (in_thread && maildex_message_matched(m) ? 1u << NOTMUCH_MESSAGE_FLAG_MATCH : 0) |
                  (maildex_message_excluded(m) ? 1u << NOTMUCH_MESSAGE_FLAG_EXCLUDED : 0) |
                  (msg->ghost ? 1u << NOTMUCH_MESSAGE_FLAG_GHOST : 0);
 }

@@ -43,14 +43,15 @@ static void advance(struct nm_stream *s)
 }
 
 /* A message object for the stream's current result, on ctx: what it says of itself, its tags and
- * its files. */
+ * its files. notmuch flags a query's message excluded (NOTMUCH_EXCLUDE_FLAG) but never matched: only a
+ * thread's messages are. */
 static notmuch_message_t *from_result(void *ctx, struct nm_stream *s)
 {
     notmuch_message_t *msg = nm_message_new(ctx, s->db, maildex_message_id(s->current), true);
 
     if (msg == NULL)
         return NULL;
-    nm_message_fill(msg, s->current, true);
+    nm_message_fill(msg, s->current, false);
     if (nm_message_copy_lists(msg, s->current) != NOTMUCH_STATUS_SUCCESS) {
         talloc_free(msg);
         return NULL;
@@ -99,7 +100,7 @@ notmuch_status_t notmuch_query_search_messages(notmuch_query_t *q, notmuch_messa
 
     *out = NULL;
     if (st == NOTMUCH_STATUS_SUCCESS)
-        st = nm_query_open(q, &s->mq);
+        st = nm_query_open(q, q->omit, &s->mq);
     if (st == NOTMUCH_STATUS_SUCCESS) {
         messages->db = s->db = q->db;
         s->generation = q->db->generation;

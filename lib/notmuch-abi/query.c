@@ -61,12 +61,29 @@ notmuch_sort_t notmuch_query_get_sort(const notmuch_query_t *q)
     return q->sort;
 }
 
+/* notmuch parses the query here (the first time): a query that does not parse answers its error. */
+static notmuch_status_t parsed(notmuch_query_t *q)
+{
+    maildex_query_t *mq = NULL;
+    notmuch_status_t st;
+
+    if (q->parsed || q->db->mdb == NULL) /* closed: notmuch's parser needs no database */
+        return NOTMUCH_STATUS_SUCCESS;
+    st = nm_query_open(q, NOTMUCH_EXCLUDE_FALSE, &mq);
+    maildex_query_destroy(mq);
+    q->parsed = st == NOTMUCH_STATUS_SUCCESS;
+    return st;
+}
+
 /* notmuch answers IGNORED when the query names the tag itself; maildex ignores such a tag when the
  * query runs (it is not excluded), and the answer here is SUCCESS either way. */
 notmuch_status_t notmuch_query_add_tag_exclude(notmuch_query_t *q, const char *tag)
 {
+    notmuch_status_t st = parsed(q);
     char **grown;
 
+    if (st)
+        return st;
     if (tag == NULL)
         return NOTMUCH_STATUS_NULL_POINTER;
     grown = talloc_realloc(q, q->exclude_tags, char *, q->nexclude + 2);
@@ -104,7 +121,7 @@ static const char *lookup_squery(void *data, const char *name)
     return lookup_named(data, name, "squery");
 }
 
-notmuch_status_t nm_query_open(notmuch_query_t *q, maildex_query_t **out)
+notmuch_status_t nm_query_open(notmuch_query_t *q, notmuch_exclude_t omit, maildex_query_t **out)
 {
     static const maildex_exclude_t exclude[] = {
         [NOTMUCH_EXCLUDE_FLAG] = MAILDEX_EXCLUDE_FLAG, [NOTMUCH_EXCLUDE_TRUE] = MAILDEX_EXCLUDE_TRUE,
@@ -122,7 +139,7 @@ notmuch_status_t nm_query_open(notmuch_query_t *q, maildex_query_t **out)
     }
     /* Message-ID order and no order are had from oldest first (messages.c sorts the first). */
     opts.sort = q->sort == NOTMUCH_SORT_NEWEST_FIRST ? MAILDEX_SORT_NEWEST_FIRST : MAILDEX_SORT_OLDEST_FIRST;
-    opts.exclude = (unsigned) q->omit <= NOTMUCH_EXCLUDE_ALL ? exclude[q->omit] : MAILDEX_EXCLUDE_TRUE;
+    opts.exclude = (unsigned) omit <= NOTMUCH_EXCLUDE_ALL ? exclude[omit] : MAILDEX_EXCLUDE_TRUE;
     opts.exclude_tags = q->nexclude ? (const char *const *) q->exclude_tags : NULL;
     opts.lookup = lookup_query;
     opts.squery = lookup_squery;
@@ -146,13 +163,15 @@ notmuch_status_t nm_query_open(notmuch_query_t *q, maildex_query_t **out)
     return NOTMUCH_STATUS_SUCCESS;
 }
 
-/* count(q) with maildex's count call, the failure recorded as notmuch's. */
+/* count(q) with maildex's count call, the failure recorded as notmuch's. notmuch counts messages with
+ * the exclude tags always applied, whatever the query's mode, and threads in the query's mode. */
 static notmuch_status_t count(notmuch_query_t *q, maildex_status_t (*fn)(maildex_query_t *, uint64_t *),
                               unsigned int *out)
 {
     maildex_query_t *mq = NULL;
     uint64_t n = 0;
-    notmuch_status_t st = nm_query_open(q, &mq);
+    notmuch_status_t st =
+        nm_query_open(q, fn == maildex_query_count_messages ? NOTMUCH_EXCLUDE_TRUE : q->omit, &mq);
     maildex_status_t mst;
 
     if (st == NOTMUCH_STATUS_SUCCESS && (mst = fn(mq, &n)) != MAILDEX_STATUS_OK) {

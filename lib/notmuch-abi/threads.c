@@ -51,7 +51,7 @@ notmuch_status_t notmuch_query_search_threads(notmuch_query_t *q, notmuch_thread
 
     *out = NULL;
     if (st == NOTMUCH_STATUS_SUCCESS)
-        st = nm_query_open(q, &s->mq);
+        st = nm_query_open(q, q->omit, &s->mq);
     if (st == NOTMUCH_STATUS_SUCCESS) {
         threads->db = s->db = q->db;
         threads->query = q;
@@ -142,20 +142,24 @@ static notmuch_status_t build_messages(notmuch_thread_t *t, maildex_thread_t *mt
     return st == NOTMUCH_STATUS_SUCCESS && t->toplevel == NULL ? NOTMUCH_STATUS_OUT_OF_MEMORY : st;
 }
 
-/* notmuch's oldest and newest dates: those of the matched messages. */
+/* notmuch's oldest and newest dates (_thread_add_matched_message): over the matched messages, oldest
+ * first, each taken while no matched message that is not excluded has been seen yet, else only when
+ * it is older (newer) -- so with NOTMUCH_EXCLUDE_FLAG the oldest date is that of the first match not
+ * excluded. */
 static void set_dates(notmuch_thread_t *t)
 {
-    bool any = false;
+    int counted = 0;
 
     for (size_t i = 0; i < t->nmessages; i++) {
         notmuch_message_t *msg = t->messages[i];
         if (!(msg->flags & (1u << NOTMUCH_MESSAGE_FLAG_MATCH)))
             continue;
-        if (!any || msg->date < t->oldest)
+        if (counted == 0 || msg->date < t->oldest)
             t->oldest = msg->date;
-        if (!any || msg->date > t->newest)
+        if (counted == 0 || msg->date > t->newest)
             t->newest = msg->date;
-        any = true;
+        if (!(msg->flags & (1u << NOTMUCH_MESSAGE_FLAG_EXCLUDED)))
+            counted++;
     }
 }
 
