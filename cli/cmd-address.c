@@ -75,7 +75,7 @@ int cmd_address(struct cli *cli, int argc, char **argv)
     int exclude = MAILDEX_EXCLUDE_TRUE, dedup = MAILDEX_DEDUP_MAILBOX, rc;
     const struct option opts[] = {
         {OPT_FLAGS, "output", &output, outputs, NULL, NULL},
-        {OPT_KEYWORD, "format", &format, cli_format_keywords, NULL, NULL},
+        {OPT_KEYWORD, "format", &format, sprinter_format_keywords, NULL, NULL},
         {OPT_KEYWORD, "sort", &sort, sorts, NULL, NULL},
         {OPT_KEYWORD, "exclude", &exclude, excludes, NULL, NULL},
         {OPT_KEYWORD, "deduplicate", &dedup, dedups, NULL, NULL},

@@ -8,7 +8,7 @@
  * the names of saved sexp queries (squery.NAME) and user fields (index.header.NAME) follow notmuch's
  * rule. */
 #include "cli.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

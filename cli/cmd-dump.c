@@ -17,9 +17,6 @@
 
 enum { DUMP_BATCH_TAG, DUMP_SUP };
 
-const struct keyword dump_include_keywords[] = {
-    {"config", INCLUDE_CONFIG}, {"properties", INCLUDE_PROPERTIES}, {"tags", INCLUDE_TAGS}, {NULL, 0}};
-
 struct dump {
     struct cli *cli;
     gzFile out;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `maildex help [COMMAND]` and `--help`: the command list, or one command's usage. The full text is
- * the man page; this is the reminder that works without it. */
+/* `maildex help [COMMAND]` and `--help`: the command list (main.c's table, handed down as
+ * cli->commands), or one command's usage. The full text is the man page; this is the reminder that
+ * works without it. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -15,17 +16,17 @@ int cmd_help(struct cli *cli, int argc, char **argv)
         fprintf(cli->out, "Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
                "maildex indexes the mail in your Maildirs and answers notmuch's queries.\n\n"
                "Commands:\n");
-        for (c = cli_commands; c->name; c++)
+        for (c = cli->commands; c->name; c++)
             fprintf(cli->out, "  %-9s %s\n", c->name, c->summary);
         fprintf(cli->out, "\nGlobal options: --config=FILE, --version, --help.\n"
                "Use 'maildex help COMMAND' for one command, and 'man maildex' for all.\n");
         return EXIT_SUCCESS;
     }
-    c = cli_find_command(argv[1]);
+    c = cli_find_command(cli, argv[1]);
     if (c == NULL) {
         fprintf(cli->err, "maildex help: no command '%s' (see 'maildex help')\n", argv[1]);
         return EXIT_FAILURE;
     }
-    fprintf(cli->out, "Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
+    cli_print_usage(cli, c);
     return EXIT_SUCCESS;
 }

@@ -7,7 +7,7 @@
  * not take the message now; with --keep a message that could not be indexed stays in the folder,
  * says so, and the exit status is 0. */
 #include "cli.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <glib.h>
 #include <stdio.h>

@@ -3,11 +3,13 @@
  * (--debug: the run's decisions, in notmuch's words), run the post-new hook. The database is open for
  * writing only between the two hooks. */
 #include "cli.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +18,43 @@
 
 #define EXIT_TEMPFAIL 75 /* sysexits.h's EX_TEMPFAIL: files vanished or could not be read */
 
-static volatile int interrupted;
+/* SIGINT and SIGTERM in a process of its own: the batch in hand is committed and the run ends
+ * (maildex_db_cancel, async-signal-safe). A handler may run on any thread (the parse pool's too), so
+ * the handle it cancels is an atomic pointer, and `new` closes the handle only once no handler is
+ * using it (signals_stop). Lock-free atomics are async-signal-safe, and these are. */
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2, "lock-free atomics");
+static maildex_db_t *_Atomic signalled_db;
+static atomic_int signals_running;
 
 static void on_signal(int sig)
 {
+    maildex_db_t *db;
+
     (void) sig;
-    interrupted = 1;
+    atomic_fetch_add(&signals_running, 1);
+    if ((db = atomic_load(&signalled_db)) != NULL)
+        maildex_db_cancel(db, MAILDEX_CANCEL_BATCH);
+    atomic_fetch_sub(&signals_running, 1);
+}
+
+static void signals_start(maildex_db_t *db)
+{
+    struct sigaction sa = {0};
+
+    atomic_store(&signalled_db, db);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* From its return on, no handler touches the handle: a later signal finds none, and one that found
+ * it has returned (its count went up before it looked). */
+static void signals_stop(void)
+{
+    atomic_store(&signalled_db, NULL);
+    while (atomic_load(&signals_running) > 0)
+        sched_yield();
 }
 
 struct reporter {
@@ -166,18 +199,6 @@ static void report(FILE *out, const maildex_index_stats_t *s, bool first_run, do
     fprintf(out, "\n");
 }
 
-int cli_check_new_tags(struct cli *cli, const char *const *tags)
-{
-    const char *why;
-
-    for (size_t i = 0; tags[i]; i++)
-        if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK) {
-            fprintf(cli->err, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
-            return EXIT_FAILURE;
-        }
-    return EXIT_SUCCESS;
-}
-
 /* After the report: what could not be done, and notmuch's status for a run that finished: 1 when
  * something that may hold mail could not be read (an unreadable directory, a symlink to nothing:
  * post-new does not run), else the post-new hook's, else 75 (EX_TEMPFAIL) when files vanished or
@@ -220,7 +241,6 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     maildex_index_options_t io = {0};
     maildex_index_stats_t stats;
     maildex_status_t st;
-    struct sigaction sa = {0};
     uint64_t revision = 1;
     char *error;
     int first = cli_start(cli, argc, argv, opts), rc;
@@ -240,11 +260,8 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     if ((rc = cli_open_db(cli, MAILDEX_DB_CREATE)) != 0)
         return rc;
 
-    if (cli->interrupted == NULL) { /* a process of its own: SIGINT and SIGTERM end the batch */
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    if (cli->own_process) /* in `server`, a request's cancel does it */
+        signals_start(cli->db);
     rep.cli = cli;
     rep.quiet = quiet;
     rep.verbose = verbose && !quiet;
@@ -263,9 +280,9 @@ int cmd_new(struct cli *cli, int argc, char **argv)
     io.not_mail = on_not_mail;
     io.progress = on_progress;
     io.data = &rep;
-    io.interrupted = cli->interrupted ? cli->interrupted : &interrupted;
     io.decrypt = cli_index_decrypt(cli, decrypt, decrypt_given);
     st = maildex_index(cli->db, &io, &stats);
+    signals_stop();
     if (rep.tty && !quiet && !verbose && rep.last_progress != rep.started)
         fprintf(cli->err, "\r\033[K");
     if (st != MAILDEX_STATUS_OK) {

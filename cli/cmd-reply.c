@@ -4,6 +4,7 @@
  * came to, Re: subject, In-Reply-To, References) and the quoted original, or the headers alone, or
  * JSON / S-expressions of the reply headers and the original (notmuch-compat.md 2.7). The user's
  * addresses come from the config; the reply is built by the library; this file prints. */
+#include "cli.h"
 #include "print/show.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `maildex search`: notmuch 0.37's search command (notmuch-search.c): --output=summary|threads|
  * messages|files|tags in text, text0, JSON or S-expressions, byte for byte as notmuch prints them
- * (notmuch-compat.md 2.3, 2.4). Results are printed as the library finds them. The query helpers at
- * the top (joining argv, search.exclude_tags, query.NAME lookup) are shared with `count`. This file
- * prints; the query language, planning and thread summaries belong to lib/. */
+ * (notmuch-compat.md 2.3, 2.4). Results are printed as the library finds them. This file prints; the
+ * query language, planning and thread summaries belong to lib/. */
 #include "cli.h"
+#include "print/relative-date.h"
 #include "print/sprinter.h"
 
 #include <stdio.h>
@@ -12,84 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- shared with count ----------------------------------------------------------------------------- */
-
-/* section.NAME from the config file, else from the database's stored config. */
-static const char *lookup_config(struct cli *cli, const char *section, const char *name)
-{
-    char *key = talloc_asprintf(cli->ctx, "%s.%s", section, name);
-    const char *value = config_get(cli->ctx, cli->config, key);
-
-    if (value == NULL && cli->db && maildex_db_config_get(cli->db, key, &value) == MAILDEX_STATUS_OK &&
-        value)
-        value = talloc_strdup(cli->ctx, value);
-    return value;
-}
-
-/* query:NAME (and the sexp (query NAME)) is query.NAME. */
-static const char *lookup_named_query(void *data, const char *name)
-{
-    return lookup_config(data, "query", name);
-}
-
-/* The sexp (NAME ...) is squery.NAME when that is set. */
-static const char *lookup_saved_query(void *data, const char *name)
-{
-    return lookup_config(data, "squery", name);
-}
-
-char *cli_query_string(void *ctx, int argc, char **argv)
-{
-    char *q = talloc_strdup(ctx, "");
-
-    for (int i = 0; i < argc && q; i++)
-        q = talloc_asprintf_append(q, "%s%s", i ? " " : "", argv[i]);
-    return q;
-}
-
-char *cli_query_required(struct cli *cli, int argc, char **argv)
-{
-    char *text = cli_query_string(cli->ctx, argc, argv);
-
-    if (text && *text)
-        return text;
-    fprintf(cli->err, "Error: %s %s requires at least one search term.\n", cli_program, cli->command->name);
-    return NULL;
-}
-
-const struct keyword cli_format_keywords[] = {{"text", SPRINTER_TEXT}, {"text0", SPRINTER_TEXT0},
-                                              {"json", SPRINTER_JSON}, {"sexp", SPRINTER_SEXP}, {NULL, 0}};
-
-int cli_query_create(struct cli *cli, const char *text, maildex_query_options_t *opts,
-                     maildex_query_t **out)
-{
-    maildex_status_t st;
-
-    opts->exclude_tags = (const char *const *) config_get_list(cli->ctx, cli->config,
-                                                               "search.exclude_tags");
-    opts->lookup = lookup_named_query;
-    opts->squery = lookup_saved_query;
-    opts->lookup_data = cli;
-    opts->syntax = (maildex_query_syntax_t) cli->query_syntax;
-    st = maildex_query_create(cli->db, text, opts, out);
-    if (st == MAILDEX_STATUS_QUERY_SYNTAX && opts->syntax == MAILDEX_QUERY_SEXP) {
-        /* notmuch's two lines, which its test suite and scripts read */
-        fprintf(cli->err, "%s %s: Syntax error in query\n%s\n", cli_program, cli->command->name,
-                maildex_db_errmsg(cli->db));
-        return EXIT_FAILURE;
-    }
-    if (st == MAILDEX_STATUS_QUERY_SYNTAX) {
-        cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-        fprintf(cli->err, "Query string was: %s\n", text);
-        return EXIT_FAILURE;
-    }
-    if (st != MAILDEX_STATUS_OK)
-        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-    return 0;
-}
-
-/* ---- search ---------------------------------------------------------------------------------------- */
 
 enum output { OUTPUT_SUMMARY, OUTPUT_THREADS, OUTPUT_MESSAGES, OUTPUT_FILES, OUTPUT_TAGS };
 
@@ -312,7 +234,7 @@ int cmd_search(struct cli *cli, int argc, char **argv)
     int format = SPRINTER_TEXT, limit = -1, offset = 0, rc;
     const struct option opts[] = {
         {OPT_KEYWORD, "output", &s.output, outputs, NULL, NULL},
-        {OPT_KEYWORD, "format", &format, cli_format_keywords, NULL, NULL},
+        {OPT_KEYWORD, "format", &format, sprinter_format_keywords, NULL, NULL},
         {OPT_KEYWORD, "sort", &s.sort, sorts, NULL, NULL},
         {OPT_KEYWORD, "exclude", &s.exclude, excludes, NULL, NULL},
         {OPT_INT, "limit", &limit, NULL, NULL, NULL},

@@ -7,6 +7,7 @@
  * parts, --decrypt=true decrypts with the user's gpg-agent, --decrypt=auto with the session keys the
  * database keeps, and stash keeps the keys it finds and re-indexes those messages with their cleartext,
  * opening the database for writing only then. */
+#include "cli.h"
 #include "print/show.h"
 
 #include <stdlib.h>

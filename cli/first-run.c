@@ -14,7 +14,7 @@ int cli_first_run(struct cli *cli)
     char *file;
 
     if (!cli->config->loaded && !(cli->config->path && *cli->config->path == '\0')) {
-        cli->command = cli_find_command("setup");
+        cli->command = cli_find_command(cli, "setup");
         return cli->command->fn(cli, 1, args);
     }
     file = config_database_file(cli->ctx, cli->config);

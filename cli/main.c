@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maildex's entry point: the command table, global options (--config, --version, --help), loading
- * the config, the shared start-up every command gets through cli_start(), and external commands
- * (`maildex foo` runs maildex-foo or notmuch-foo). Commands never repeat this set-up, and this file
- * knows nothing of any one command. */
+ * the config, then the command (or, for a name not in the table, an external one: `maildex foo` runs
+ * maildex-foo or notmuch-foo). The table and cli_run go down to the rest through struct cli (help
+ * lists the one, server runs requests through the other): nothing below names this file. The start-up
+ * every command shares is cli_start() (base/start.c); this file knows nothing of any one command. */
 #include "cli.h"
 
 #include <errno.h>
 #include <locale.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-const struct command cli_commands[] = {
+static const struct command commands[] = {
     {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
      "Index new, moved and removed mail"},
     {"watch", cmd_watch, CMD_CONFIG | CMD_PROCESS, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
@@ -65,6 +64,8 @@ const struct command cli_commands[] = {
      "Restore tags, properties and stored config from a dump"},
     {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
      "Rebuild the database without its free space"},
+    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS, "[--] CLIENT [ARGS...]",
+     "Run a program made for notmuch's library on maildex's store"},
     {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
      "Get, set or list configuration values"},
     {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
@@ -72,218 +73,6 @@ const struct command cli_commands[] = {
     {"help", cmd_help, CMD_CONFIG_CREATE, "[COMMAND]", "Show help for maildex or for one command"},
     {NULL, NULL, 0, NULL, NULL},
 };
-
-const char *cli_program = "maildex";
-
-const struct command *cli_find_command(const char *name)
-{
-    for (const struct command *c = cli_commands; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c;
-    return NULL;
-}
-
-int cli_option_error(struct cli *cli, int parsed, const char *error)
-{
-    if (parsed == OPTIONS_UNRECOGNIZED) {
-        fprintf(cli ? cli->err : stderr, "%s\n", error);
-        return EXIT_FAILURE;
-    }
-    return cli_error(cli, "%s", error);
-}
-
-int cli_error(struct cli *cli, const char *fmt, ...)
-{
-    FILE *err = cli ? cli->err : stderr;
-    va_list ap;
-
-    fprintf(err, "%s%s%s: ", cli_program, cli && cli->command ? " " : "",
-            cli && cli->command ? cli->command->name : "");
-    va_start(ap, fmt);
-    vfprintf(err, fmt, ap);
-    va_end(ap);
-    fputc('\n', err);
-    return EXIT_FAILURE;
-}
-
-/* A write that waits for another process says so on a terminal (a pipe, such as an editor's, gets
- * nothing: notmuch.el shows any stderr as an error). */
-static void on_waiting(void *data, const char *what)
-{
-    struct cli *cli = data;
-
-    if (isatty(fileno(cli->err)))
-        fprintf(cli->err, "maildex %s: %s...\n", cli->command ? cli->command->name : "", what);
-}
-
-/* Creates the directory the database file goes in (mode 0700), but not its parents: a missing mail
- * root is a mistake to report, as notmuch does, not a directory to invent. Returns 0, or 1 when it
- * reported a failure. */
-static int make_database_dir(struct cli *cli, const char *file)
-{
-    char *dir = g_path_get_dirname(file), *parent = g_path_get_dirname(dir);
-    int rc = 0, err;
-
-    if (mkdir(dir, 0700) != 0 && (err = errno) != EEXIST) {
-        if (err == ENOENT)
-            rc = cli_error(cli, "cannot create directory '%s': '%s' does not exist", dir, parent);
-        else
-            rc = cli_error(cli, "cannot create directory '%s': %s", dir, strerror(err));
-    }
-    g_free(parent);
-    g_free(dir);
-    return rc;
-}
-
-/* notmuch's index.header.PREFIX=Header keys (user-defined fields) for indexing and queries. */
-static maildex_status_t set_user_fields(struct cli *cli)
-{
-    static const char section[] = "index.header.";
-    char **keys = config_list_keys(cli->ctx, cli->config);
-    maildex_pair_t *fields = talloc_zero_array(cli->ctx, maildex_pair_t, 1);
-    size_t n = 0;
-
-    for (char **k = keys; fields && k && *k; k++) {
-        if (strncmp(*k, section, sizeof section - 1) != 0 || (*k)[sizeof section - 1] == '\0')
-            continue;
-        fields = talloc_realloc(cli->ctx, fields, maildex_pair_t, n + 2);
-        if (fields == NULL)
-            break;
-        fields[n].key = *k + sizeof section - 1;
-        fields[n].value = config_get(cli->ctx, cli->config, *k);
-        fields[++n] = (maildex_pair_t){NULL, NULL};
-    }
-    return fields ? maildex_db_set_user_fields(cli->db, fields) : MAILDEX_STATUS_NO_MEMORY;
-}
-
-int cli_open_db(struct cli *cli, maildex_db_mode_t mode)
-{
-    char *file = config_database_file(cli->ctx, cli->config);
-    char *root = config_mail_root(cli->ctx, cli->config);
-    char *error = NULL;
-    maildex_db_t *db = NULL;
-    maildex_status_t st;
-
-    if (mode == MAILDEX_DB_CREATE && make_database_dir(cli, file) != 0)
-        return EXIT_FAILURE;
-    st = maildex_db_open(file, root, mode, &db, &error);
-    if (st == MAILDEX_STATUS_OK) {
-        if (cli->db_lock)
-            g_mutex_lock(cli->db_lock);
-        cli->db = db;
-        if (cli->interrupted && *cli->interrupted) /* cancelled before it was open */
-            maildex_db_interrupt(db);
-        if (cli->db_lock)
-            g_mutex_unlock(cli->db_lock);
-    }
-    if (st != MAILDEX_STATUS_OK) {
-        if (st == MAILDEX_STATUS_FILE_NOT_FOUND && mode != MAILDEX_DB_CREATE)
-            cli_error(cli, "no database at '%s': run 'maildex new' first", file);
-        else
-            cli_error(cli, "%s", error ? error : maildex_status_to_string(st));
-        free(error);
-        return EXIT_FAILURE;
-    }
-    if (set_user_fields(cli) != MAILDEX_STATUS_OK)
-        return cli_error(cli, "out of memory");
-    if (mode != MAILDEX_DB_READ_ONLY)
-        maildex_db_set_waiting(cli->db, on_waiting, cli);
-    return 0;
-}
-
-void cli_close_db(struct cli *cli)
-{
-    maildex_db_t *db = cli->db;
-
-    if (cli->db_lock)
-        g_mutex_lock(cli->db_lock);
-    cli->db = NULL;
-    if (cli->db_lock)
-        g_mutex_unlock(cli->db_lock);
-    maildex_db_close(db);
-}
-
-static int check_format_version(struct cli *cli)
-{
-    if (cli->format_version < FORMAT_VERSION_MIN) {
-        fprintf(cli->err,
-                "A caller requested output format version %d, which is no longer supported\n"
-                "by the maildex CLI (it requires at least version %d).  You may need to\n"
-                "upgrade your notmuch front-end.\n",
-                cli->format_version, FORMAT_VERSION_MIN);
-        return EXIT_FORMAT_TOO_OLD;
-    }
-    if (cli->format_version > FORMAT_VERSION_CURRENT) {
-        fprintf(cli->err,
-                "A caller requested output format version %d, but the installed maildex\n"
-                "CLI only supports up to format version %d.  You may need to upgrade your\n"
-                "maildex CLI.\n",
-                cli->format_version, FORMAT_VERSION_CURRENT);
-        return EXIT_FORMAT_TOO_NEW;
-    }
-    return 0;
-}
-
-/* --uuid names the database a caller read lastmod values from: another database (rebuilt, or a
- * different one) must not be read or written as if it were that one. notmuch's wording and status. */
-static int check_uuid(struct cli *cli)
-{
-    const char *uuid = NULL;
-    maildex_status_t st;
-
-    if (cli->uuid == NULL)
-        return 0;
-    st = maildex_db_revision(cli->db, &uuid, NULL);
-    if (st != MAILDEX_STATUS_OK)
-        return cli_error(cli, "%s", maildex_db_errmsg(cli->db));
-    if (strcmp(cli->uuid, uuid) != 0) {
-        fprintf(cli->err, "Error: requested database revision %s does not match %s\n", cli->uuid, uuid);
-        return EXIT_FAILURE;
-    }
-    return 0;
-}
-
-int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
-{
-    static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
-                                              {NULL, 0}};
-    bool help = false;
-    const struct option query[] = {
-        {OPT_KEYWORD, "query", &cli->query_syntax, syntaxes, NULL, NULL},
-        {OPT_END, NULL, NULL, NULL, NULL, NULL},
-    };
-    const struct option shared[] = {
-        {OPT_INT, "format-version", &cli->format_version, NULL, NULL, NULL},
-        {OPT_BOOL, "help", &help, NULL, NULL, NULL},
-        {OPT_STRING, "uuid", &cli->uuid, NULL, NULL, NULL},
-        {OPT_INHERIT, NULL, NULL, NULL, (cli->command->flags & CMD_QUERY) ? query : query + 1, NULL},
-        {OPT_INHERIT, NULL, NULL, NULL, opts, NULL},
-        {OPT_END, NULL, NULL, NULL, NULL, NULL},
-    };
-    char *error = NULL;
-    int first = options_parse(cli->ctx, argc, argv, 1, shared, &error), rc;
-    const int flags = cli->command->flags;
-
-    if (first < 0)
-        return -cli_option_error(cli, first, error);
-    if (help) { /* the command does not run; its help page is its output */
-        char *args[] = {(char *) "help", (char *) cli->command->name, NULL};
-        rc = cmd_help(cli, 2, args);
-        return -(rc == 0 ? CLI_STATUS_HELPED : rc);
-    }
-    if ((rc = check_format_version(cli)) != 0)
-        return -rc;
-    if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
-        maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE
-                                 : (flags & CMD_DB_WRITE) ? MAILDEX_DB_READ_WRITE
-                                                          : MAILDEX_DB_READ_ONLY;
-        if ((rc = cli_open_db(cli, mode)) != 0 || (rc = check_uuid(cli)) != 0)
-            return -rc;
-    } else if (cli->uuid) {
-        fprintf(cli->err, "Warning: ignoring --uuid=%s\n", cli->uuid);
-    }
-    return first;
-}
 
 /* A command not in the table runs maildex-NAME, else notmuch-NAME, found in $PATH, with the same
  * arguments after the name, as notmuch runs notmuch-NAME (notmuch-git, notmuch-mutt ...), and with
@@ -321,7 +110,12 @@ static const char *program_name(const char *argv0)
     return strcmp(base ? base + 1 : argv0, "notmuch") == 0 ? "notmuch" : "maildex";
 }
 
-int cli_run(struct cli *cli, int argc, char **argv)
+/* The whole program on cli's streams: global options, the config, then the command argv names
+ * (argv[0] is the program). cli holds ctx, in, out, err, commands and run, and cancel and
+ * own_process as the host wants; the rest is filled in. Closes the database it opened and flushes
+ * out. Returns the exit status. main() calls it once; `server` once per request, on its own thread,
+ * through cli->run. */
+static int cli_run(struct cli *cli, int argc, char **argv)
 {
     bool version = false, help = false;
     const struct option global[] = {
@@ -350,7 +144,7 @@ int cli_run(struct cli *cli, int argc, char **argv)
         status = cmd_help(cli, 1, args);
         goto done;
     }
-    cli->command = first < argc ? cli_find_command(argv[first]) : NULL;
+    cli->command = first < argc ? cli_find_command(cli, argv[first]) : NULL;
     if (first < argc && cli->command == NULL) {
         status = cli->own_process ? run_external(cli, argv + first)
                                    : cli_error(cli, "unknown command '%s' (see 'maildex help')", argv[first]);
@@ -388,7 +182,8 @@ done:
 
 int main(int argc, char **argv)
 {
-    struct cli cli = {.in = stdin, .out = stdout, .err = stderr, .own_process = true};
+    struct cli cli = {.in = stdin, .out = stdout, .err = stderr, .own_process = true, .commands = commands,
+                      .run = cli_run};
     int status;
 
     /* Before SQLite initialises: its allocation statistics (which nothing here reads) take a global

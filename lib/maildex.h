@@ -86,11 +86,24 @@ maildex_status_t maildex_db_open(const char *db_path, const char *mail_root, mai
  * freed either way). */
 maildex_status_t maildex_db_close(maildex_db_t *db);
 
-/* Makes every SQLite statement running on db, and every one started later, fail with
- * MAILDEX_STATUS_INTERRUPTED (a write rolls back what it had not committed). The one call that may
- * be made from another thread while db is in use (a server cancelling a request); db must stay open
- * until it returns. There is no way back: close the handle. */
-void maildex_db_interrupt(maildex_db_t *db);
+/* How far maildex_db_cancel stops the work on a handle. */
+typedef enum {
+    /* A long write (maildex_index) commits the batch in hand and returns MAILDEX_STATUS_INTERRUPTED;
+     * a write waiting for another writer stops waiting and fails with MAILDEX_STATUS_INTERRUPTED.
+     * Other statements run to their end. */
+    MAILDEX_CANCEL_BATCH = 1,
+    /* As MAILDEX_CANCEL_BATCH, and every SQLite statement running on db, and every one started
+     * later, fails with MAILDEX_STATUS_INTERRUPTED within a few thousand steps (a write rolls back
+     * what it had not committed; maildex_index's last batch too). */
+    MAILDEX_CANCEL_ALL = 2
+} maildex_cancel_t;
+
+/* Cancels the work on db as far as how says: db's one cancellation token. The one call that may be
+ * made from another thread while db is in use (a server cancelling a request, a watch stopping) and
+ * from a signal handler: it is async-signal-safe (a lock-free atomic, nothing else). db must stay
+ * open until it returns. The token only grows (a MAILDEX_CANCEL_BATCH after MAILDEX_CANCEL_ALL
+ * changes nothing) and is never reset: close the handle. */
+void maildex_db_cancel(maildex_db_t *db, maildex_cancel_t how);
 
 /* The message describing the last failure on db, owned by db; valid until the next call on db. Never
  * NULL (empty when there was no failure). */
@@ -263,9 +276,6 @@ typedef struct {
     void (*progress)(void *data, const maildex_index_stats_t *stats, uint64_t done, uint64_t total,
                      const char *path);
     void *data;
-    /* When set non-zero (from a signal handler), the run finishes the batch in hand, commits and
-     * returns MAILDEX_STATUS_INTERRUPTED. */
-    const volatile int *interrupted;
     /* Encrypted parts of new messages (index.decrypt; maildex_decrypt_t): decrypted ones have their
      * cleartext indexed and get the property index.decryption=success (failure when decryption was
      * tried and failed); with STASH their session keys are kept as "session-key" properties. FALSE
@@ -291,9 +301,13 @@ typedef struct {
  * not change are not listed. Writes in batched transactions; a crash at any point leaves a
  * consistent database and the next run finishes the job.
  *
+ * maildex_db_cancel(db, MAILDEX_CANCEL_BATCH) from another thread or a signal handler ends the run
+ * after the batch in hand is committed.
+ *
  * Returns MAILDEX_STATUS_OK (stats filled in; warnings do not make the run fail),
- * MAILDEX_STATUS_INTERRUPTED (what was done is committed), MAILDEX_STATUS_FILE_NOT_FOUND (the mail
- * root is missing), MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
+ * MAILDEX_STATUS_INTERRUPTED (db was cancelled: what was done is committed),
+ * MAILDEX_STATUS_FILE_NOT_FOUND (the mail root is missing), MAILDEX_STATUS_READ_ONLY, or a database
+ * error. stats may be NULL. */
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
 

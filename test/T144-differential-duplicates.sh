@@ -70,7 +70,7 @@ compare "the first file deleted, before new" 's/^On .*, \(.* wrote:\)$/On DATE, 
 maildex new > /dev/null 2>&1
 compare "the first file deleted, after new"
 
-# A new directory is read in slices of inode ranges (lib/index/scan.c, maildex__relist_next); developer
+# A new directory is read in slices of inode ranges (lib/index/relist.c, maildex__relist_next); developer
 # builds take the slice's size from the environment, so the 29 files here (copies of two messages
 # made in an order that is not name order, and two hard links) are read in 10 slices of 3.
 if grep -q '^#define MAILDEX_DEVELOPER' "$MAILDEX_BUILDDIR/config.h"; then

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One request of `maildex server`: the command runs on a thread of its own through cli_run, as it
- * would run in a process, with a memfd holding what the client sent as its stdin and pipes for its
- * stdout and stderr, whose read ends the loop reads. Real descriptors, not memory streams, because a
- * command hands them on: `new` and `insert` give them to their hooks as fds 0-2, `dump` and `restore`
- * write and read them through zlib. The request ends on the loop once both pipes are at their end,
- * which the thread causes by closing them last, after it stored the exit status. */
+/* One request of `maildex server`: the command runs on a thread of its own through cli_run (main.c's,
+ * reached through r->cli.run), as it would run in a process, with a memfd holding what the client
+ * sent as its stdin and pipes for its stdout and stderr, whose read ends the loop reads. Real
+ * descriptors, not memory streams, because a command hands them on: `new` and `insert` give them to
+ * their hooks as fds 0-2, `dump` and `restore` write and read them through zlib. The request ends on
+ * the loop once both pipes are at their end, which the thread causes by closing them last, after it
+ * stored the exit status; what it prints and its end go to the request's callbacks (server.c's). */
 #include "server.h"
 
 #include <errno.h>
@@ -21,10 +22,12 @@ static gpointer run(gpointer data)
     int status = EXIT_FAILURE;
 
     if ((r->cli.ctx = talloc_new(NULL)) != NULL)
-        status = cli_run(&r->cli, r->argc, r->argv);
+        status = r->cli.run(&r->cli, r->argc, r->argv);
     talloc_free(r->cli.ctx);
     fclose(r->cli.in);
-    r->status = status;
+    /* The thread's last touch of r, a release the loop's acquire pairs with: what it did with r
+     * happens before the loop frees r (the pipes' end orders it too, but nothing TSan can see). */
+    atomic_store_explicit(&r->status, status, memory_order_release);
     /* From here on r may be freed by the loop (it sees both pipes end): touch only the streams. */
     fclose(err);
     fclose(out);
@@ -36,7 +39,8 @@ static void on_closed(uv_handle_t *h)
     struct request *r = h->data;
 
     if (--r->open_handles == 0)
-        server_request_ended(r, r->status, r->err_text->str, r->err_text->len);
+        r->ended(r, atomic_load_explicit(&r->status, memory_order_acquire), r->err_text->str,
+                 r->err_text->len);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -53,7 +57,7 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 
     if (n > 0 && !r->cancel) {
         if (stream == (uv_stream_t *) &r->out)
-            server_request_output(r, buf->base, (size_t) n);
+            r->output(r, buf->base, (size_t) n);
         else
             g_string_append_len(r->err_text, buf->base, n);
     }
@@ -118,7 +122,6 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
     r->err_text = g_string_new(NULL);
     g_mutex_init(&r->db_lock);
     r->cli.db_lock = &r->db_lock;
-    r->cli.interrupted = &r->cancel;
     if ((r->cli.in = open_input(r->input)) == NULL) {
         *why = "cannot hold the request's input";
         return -1;
@@ -133,7 +136,7 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
     if ((r->cli.err = open_pipe(loop, r, &r->err)) != NULL)
         thread = g_thread_try_new("maildex-request", run, r, &error);
     if (thread == NULL) {
-        r->status = EXIT_FAILURE;
+        atomic_store_explicit(&r->status, EXIT_FAILURE, memory_order_relaxed); /* no thread */
         g_string_append_printf(r->err_text, "maildex server: cannot run the request: %s\n",
                                error ? error->message : strerror(errno));
         g_clear_error(&error);
@@ -149,13 +152,18 @@ int request_start(struct request *r, uv_loop_t *loop, const char **why)
 
 void request_cancel(struct request *r)
 {
-    r->cancel = 1;
+    r->cancel = true;
     if (!r->started)
         return;
     g_mutex_lock(&r->db_lock);
-    /* `new` stops at its next batch and commits what it indexed; the rest stop at their next step. */
-    if (r->cli.db && !(r->cli.command && strcmp(r->cli.command->name, "new") == 0))
-        maildex_db_interrupt(r->cli.db);
+    /* `new` stops at its next batch and commits what it indexed; the rest stop at their next step;
+     * a command whose database is not open yet is cancelled when it opens (cli_open_db). The
+     * command is read once db is set: the thread set it before, and db under this lock. */
+    r->cli.cancel = MAILDEX_CANCEL_ALL;
+    if (r->cli.db)
+        maildex_db_cancel(r->cli.db, r->cli.command && strcmp(r->cli.command->name, "new") == 0
+                                         ? MAILDEX_CANCEL_BATCH
+                                         : MAILDEX_CANCEL_ALL);
     g_mutex_unlock(&r->db_lock);
 }
 

@@ -159,7 +159,7 @@ static void send_error(struct client *c, int64_t id, const char *fmt, ...)
     g_string_free(text, TRUE);
 }
 
-void server_request_output(struct request *r, const char *data, size_t len)
+static void on_request_output(struct request *r, const char *data, size_t len)
 {
     char header[48];
 
@@ -191,7 +191,7 @@ static void client_free_if_done(struct client *c)
     }
 }
 
-void server_request_ended(struct request *r, int status, const char *err, size_t err_len)
+static void on_request_ended(struct request *r, int status, const char *err, size_t err_len)
 {
     struct server *s = r->server;
     struct client *c = r->client;
@@ -270,7 +270,7 @@ static void start_next_readers(struct server *s)
 
 /* Readers run at once: the commands that open the database read-only, and help. Everything else
  * (writes, config, anything this list does not know) waits its turn. */
-static bool is_reader(char **argv, int argc)
+static bool is_reader(const struct cli *cli, char **argv, int argc)
 {
     const struct command *c = NULL;
     int i = 1;
@@ -278,7 +278,7 @@ static bool is_reader(char **argv, int argc)
     while (i < argc && strncmp(argv[i], "--", 2) == 0) /* global options: --config=FILE ... */
         i++;
     if (i < argc)
-        c = cli_find_command(argv[i]);
+        c = cli_find_command(cli, argv[i]);
     if (c == NULL)
         return false;
     if (strcmp(c->name, "config") == 0)
@@ -343,7 +343,7 @@ static void cancel(struct client *c, int64_t id)
         return;
     }
     g_queue_remove(r->writer ? &c->server->writers : &c->server->readers, r);
-    server_request_ended(r, 130, NULL, 0);
+    on_request_ended(r, 130, NULL, 0);
 }
 
 /* A command request: {"id": N, "argv": [...], "stdin": TEXT | "stdin_base64": BASE64}. */
@@ -365,6 +365,11 @@ static void command(struct client *c, const struct json *o, int64_t id)
     r->server = s;
     r->client = c;
     r->id = id;
+    r->output = on_request_output;
+    r->ended = on_request_ended;
+    /* The program's table and run, as main handed them to the server's own cli. */
+    r->cli.commands = s->cli->commands;
+    r->cli.run = s->cli->run;
     if ((r->argv = request_argv(s, args, &r->argc, &why)) == NULL) {
         free_request(r);
         return send_error(c, id, "bad request %" PRId64 ": %s", id, why);
@@ -376,7 +381,7 @@ static void command(struct client *c, const struct json *o, int64_t id)
     } else if (text) {
         r->input = g_bytes_new(text->string, text->string_len);
     }
-    r->writer = !is_reader(r->argv, r->argc);
+    r->writer = !is_reader(s->cli, r->argv, r->argc);
     g_hash_table_insert(c->requests, &r->id, r);
     g_queue_push_tail(r->writer ? &s->writers : &s->readers, r);
     if (r->writer)

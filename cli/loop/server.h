@@ -9,13 +9,15 @@
  * that subscribed hear of each round.
  *
  * server.c holds the clients and the order requests run in; server-request.c one request's streams
- * and thread; cmd-server.c the command's options, the socket and the signals. */
+ * and thread, which hands what it prints back through the request's callbacks; cmd-server.c the
+ * command's options, the socket and the signals. */
 #ifndef MAILDEX_CLI_SERVER_H
 #define MAILDEX_CLI_SERVER_H
 
-#include "cli.h"
+#include "base/base.h"
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -32,22 +34,25 @@ struct request {
     GBytes *input;         /* the command's stdin */
     bool writer;           /* runs after the writer before it ends */
     bool started, cancelled_by_client;
-    volatile int cancel;   /* the command's cli->interrupted */
+    bool cancel;           /* the loop's: what the command prints from now on is dropped */
     struct cli cli;        /* the thread's; cli.db read by a cancel under db_lock */
     GMutex db_lock;
-    int status;            /* cli_run's, written by the thread before it closes its streams */
+    atomic_int status;     /* cli_run's, stored (release) by the thread before it closes its
+                              streams, loaded (acquire) by the loop once both ended */
     uv_pipe_t out, err;    /* the read ends of the command's stdout and stderr */
     int open_handles;
     GString *err_text;
     struct request *next;  /* in the server's queue of writers waiting to run */
+    /* What the request hands whoever started it (server.c), on the loop's thread: each piece of its
+     * stdout while it runs, and its end (status, all of its stderr) once both pipes are closed.
+     * Callbacks: server-request.c never names server.c, which sits above it. */
+    void (*output)(struct request *r, const char *data, size_t len);
+    void (*ended)(struct request *r, int status, const char *err, size_t err_len);
 };
 
-/* What a request hands its client (server.c). */
-void server_request_output(struct request *r, const char *data, size_t len);
-void server_request_ended(struct request *r, int status, const char *err, size_t err_len);
-
 /* Starts r: its stdin as a memfd, pipes for its stdout and stderr read on the loop, a thread that
- * runs cli_run. Returns 0, or -1 with *why set (a static string) when it could not start. */
+ * runs r->argv through r->cli.run (main.c's cli_run, handed down). Returns 0, or -1 with *why set (a
+ * static string) when it could not start. */
 int request_start(struct request *r, uv_loop_t *loop, const char **why);
 
 /* Asks a started request to stop: `new` commits its batch and ends, anything else has its SQLite

@@ -8,7 +8,7 @@
 
 #include "config.h"
 #include "dir-watches.h"
-#include "hooks.h"
+#include "base/hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -51,7 +51,6 @@ struct watch {
     bool running, stopping, reload_pending;
     bool unwatched, was_unwatched; /* a directory could not be watched (this sync, the one before) */
     bool ready;              /* the first pass is done */
-    volatile int interrupted; /* read by maildex_index on the worker */
     uint64_t first_change;   /* uv_now() of the oldest change not yet indexed; 0: none */
     uint64_t retry_at;       /* no round before this uv_now() (after a failure) */
     int status;              /* for stopped(): 1 once inotify could not be read, else 0 (a failed
@@ -181,7 +180,6 @@ static void round_work(uv_work_t *req)
     io.not_mail = on_not_mail;
     io.thread_changed = on_thread_changed;
     io.data = w;
-    io.interrupted = &w->interrupted;
     r->st = maildex_index(w->db, &io, &r->stats);
     if (r->st != MAILDEX_STATUS_OK && r->st != MAILDEX_STATUS_INTERRUPTED)
         r->error = g_strdup(maildex_db_errmsg(w->db));
@@ -456,7 +454,7 @@ void watch_stop(struct watch *w)
     if (w == NULL || w->stopping)
         return;
     w->stopping = true;
-    w->interrupted = 1;
+    maildex_db_cancel(w->db, MAILDEX_CANCEL_BATCH); /* a round in hand commits its batch and ends */
     if (!w->running)
         stop_handles(w);
 }

@@ -21,7 +21,7 @@
 #ifndef MAILDEX_CLI_WATCH_H
 #define MAILDEX_CLI_WATCH_H
 
-#include "cli.h"
+#include "base/base.h"
 
 #include <stddef.h>
 #include <stdint.h>

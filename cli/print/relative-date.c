@@ -2,7 +2,7 @@
 /* notmuch's relative dates (notmuch-time.c notmuch_time_relative_date), which search summaries and
  * show's messages print as date_relative: "Today 10:30", "Yest. 09:15", "Mon. 08:00", "March 02",
  * "2023-11-30", in local time against the current time. */
-#include "cli.h"
+#include "relative-date.h"
 
 #include <stdio.h>
 #include <time.h>

@@ -5,6 +5,7 @@
  * content-disposition, content-id, filename, then content or charset, encoding and length), keys in
  * notmuch's order, through the sprinter (which does all escaping). This file only prints: the parts
  * come from the library. */
+#include "relative-date.h"
 #include "show.h"
 
 #include <time.h>

@@ -5,6 +5,7 @@
  * text and other leaves as "Non-text part: type/subtype". The sprinter cannot express this, so it has
  * its own printer here; nothing is escaped, as notmuch escapes nothing. Only printing: the parts come
  * from the library. */
+#include "relative-date.h"
 #include "show.h"
 
 #include <strings.h>

@@ -8,7 +8,7 @@
 #ifndef MAILDEX_CLI_SHOW_H
 #define MAILDEX_CLI_SHOW_H
 
-#include "cli.h"
+#include "base/base.h"
 #include "sprinter.h"
 
 #include <stdio.h>

@@ -131,6 +131,9 @@ struct sprinter *sprinter_text0_create(const void *ctx, FILE *stream)
     return sp;
 }
 
+const struct keyword sprinter_format_keywords[] = {{"text", SPRINTER_TEXT}, {"text0", SPRINTER_TEXT0},
+                                                   {"json", SPRINTER_JSON}, {"sexp", SPRINTER_SEXP}, {NULL, 0}};
+
 /* Here rather than with the structured back ends: text is what anything unknown falls back to. */
 struct sprinter *sprinter_create(const void *ctx, FILE *stream, enum sprinter_format format)
 {

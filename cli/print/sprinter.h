@@ -23,6 +23,8 @@
 #ifndef MAILDEX_CLI_SPRINTER_H
 #define MAILDEX_CLI_SPRINTER_H
 
+#include "base/options.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,8 +84,10 @@ struct sprinter *sprinter_text_create(const void *ctx, FILE *stream);
 /* As text, but separator prints a NUL byte (for xargs -0). */
 struct sprinter *sprinter_text0_create(const void *ctx, FILE *stream);
 
-/* The formats --format=text|text0|json|sexp names (search, address), and the printer of each. */
+/* The formats --format=text|text0|json|sexp names (search, address), the keywords of that option
+ * (values: enum sprinter_format), and the printer of each. */
 enum sprinter_format { SPRINTER_TEXT, SPRINTER_TEXT0, SPRINTER_JSON, SPRINTER_SEXP };
+extern const struct keyword sprinter_format_keywords[];
 struct sprinter *sprinter_create(const void *ctx, FILE *stream, enum sprinter_format format);
 
 #endif

@@ -21,6 +21,7 @@
 #include "mime/mime.h"
 #include "parse-pool.h"
 #include "message/renames.h"
+#include "relist.h"
 #include "scan.h"
 #include "message/write.h"
 
@@ -79,7 +80,7 @@ struct run {
 
 static bool interrupted(const struct run *r)
 {
-    return r->opts->interrupted && *r->opts->interrupted;
+    return maildex__cancelled(r->db) != 0; /* maildex_db_cancel, from any thread */
 }
 
 static void warning(struct run *r, const char *path, const char *reason)
@@ -558,17 +559,104 @@ static int64_t set_cache_spill(maildex_db_t *db, int64_t pages)
     return was;
 }
 
+/* ---- the run: its phases in order ----------------------------------------------------------------- */
+
+/* Phase 1, the walk: what changed under the mail root, and the counts it found for stats. */
+static maildex_status_t scan_phase(struct run *r)
+{
+    const maildex_index_options_t *opts = r->opts;
+    struct maildex__scan_options scan_opts = {opts->ignore, opts->directories, opts->full_scan,
+                                              opts->warning, opts->event, opts->data};
+    maildex_index_stats_t *stats = r->stats;
+    maildex_status_t st = maildex__scan(r->db, &scan_opts, &r->scan);
+
+    if (st)
+        return st;
+    stats->files_found = r->scan->files_found;
+    stats->warnings = r->scan->warnings;
+    stats->directories_unreadable = r->scan->unreadable_dirs;
+    stats->files_unreadable = r->scan->unreadable_entries;
+    stats->dangling_symlinks = r->scan->dangling;
+    stats->directories = r->scan->dirs->len;
+    stats->directories_listed = r->scan->listed;
+    stats->first_run = r->scan->dirs->len > 0 &&
+                       ((struct maildex__scan_dir *) r->scan->dirs->pdata[0])->path[0] == '\0' &&
+                       ((struct maildex__scan_dir *) r->scan->dirs->pdata[0])->was_new;
+    return MAILDEX_STATUS_OK;
+}
+
+/* What the writing phases share: the rename index, the parse threads, the recorders. */
+static void start_writing(struct run *r)
+{
+    r->renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    r->unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->recorders = g_ptr_array_new();
+    /* A parse thread per core: parsing is now most of the work (callgrind, 2k first index: 1.90G
+     * instructions parsing, 0.72G in this thread, which applies), so this thread, idle most of the
+     * time, shares a core with one of them. The threads start only when a file needs parsing. */
+    r->parsers = maildex__pool_new(MAX(1, MIN(8, (int) g_get_num_processors())), parse_work, r);
+    g_mutex_init(&r->recorders_lock);
+    build_rename_index(r);
+}
+
+/* Phases 2 to 5 in one transaction: directory rows, new files, removals, mtimes; then the WAL left
+ * empty and the changed threads told. */
+static void write_phases(struct run *r)
+{
+    maildex_db_t *db = r->db;
+    GPtrArray *order;
+    sqlite3_int64 changes_before;
+    int64_t spill = -1; /* the cache_spill to put back, when a bulk run changed it */
+
+    if (r->opts->thread_changed)
+        db->changed_threads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    changes_before = sqlite3_total_changes64(db->sql);
+    sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
+    if (r->scan->files_found > BULK_FILES)
+        spill = set_cache_spill(db, BULK_CACHE_SPILL);
+    order = processing_order(r->scan->dirs);
+    r->st = maildex__begin(db);
+    if (r->st == MAILDEX_STATUS_OK)
+        r->st = create_directories(r, order);
+    if (r->st == MAILDEX_STATUS_OK)
+        index_new_files(r, order);
+    g_ptr_array_free(order, TRUE);
+    if (r->st == MAILDEX_STATUS_OK && !interrupted(r))
+        remove_files(r);
+    if (r->st == MAILDEX_STATUS_OK && !interrupted(r))
+        record_mtimes(r);
+    if (r->st == MAILDEX_STATUS_OK)
+        r->st = maildex__commit(db);
+    else
+        maildex__rollback(db);
+    /* Leave an empty WAL behind: every later reader (each search is a new process) would otherwise
+     * find and index the frames of this run. A reader holding the WAL is not waited for. */
+    if (r->st == MAILDEX_STATUS_OK && sqlite3_total_changes64(db->sql) != changes_before)
+        maildex__checkpoint(db);
+    sqlite3_wal_autocheckpoint(db->sql, 1000); /* SQLite's default again */
+    if (spill >= 0)
+        set_cache_spill(db, spill);
+    if (r->st == MAILDEX_STATUS_OK && interrupted(r))
+        r->st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED, "interrupted: what was indexed so far is saved");
+    tell_changed_threads(r);
+}
+
+/* Every job is applied; the threads are joined, so none outlives the run. */
+static void end_writing(struct run *r)
+{
+    maildex__pool_free(r->parsers);
+    g_hash_table_destroy(r->unsafe_dirs);
+    g_ptr_array_free(r->recorders, TRUE);
+    g_mutex_clear(&r->recorders_lock);
+    g_hash_table_destroy(r->renames);
+}
+
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats)
 {
     maildex_index_stats_t local_stats = {0};
-    struct maildex__scan_options scan_opts = {opts->ignore, opts->directories, opts->full_scan,
-                                              opts->warning, opts->event, opts->data};
     struct run r = {0};
     struct maildex__writer_lock *lock = NULL;
-    GPtrArray *order;
-    sqlite3_int64 changes_before;
-    int64_t spill = -1; /* the cache_spill to put back, when a bulk run changed it */
 
     if (stats == NULL)
         stats = &local_stats;
@@ -586,74 +674,16 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     r.parse.user_fields = db->user_fields;
     /* Before the scan: a second indexer must plan from the first one's finished work, and from
      * file names that a killed tag change no longer owes (message/renames.c). */
-    r.st = maildex__writer_lock(db, "indexing", opts->interrupted, &lock);
+    r.st = maildex__writer_lock(db, "indexing", &lock);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)
-        r.st = maildex__scan(db, &scan_opts, &r.scan);
-    if (r.st) {
-        maildex__writer_unlock(lock);
-        return r.st;
+        r.st = scan_phase(&r);
+    if (r.st == MAILDEX_STATUS_OK) {
+        start_writing(&r);
+        write_phases(&r);
+        end_writing(&r);
     }
-    stats->files_found = r.scan->files_found;
-    stats->warnings = r.scan->warnings;
-    stats->directories_unreadable = r.scan->unreadable_dirs;
-    stats->files_unreadable = r.scan->unreadable_entries;
-    stats->dangling_symlinks = r.scan->dangling;
-    stats->directories = r.scan->dirs->len;
-    stats->directories_listed = r.scan->listed;
-    stats->first_run = r.scan->dirs->len > 0 &&
-                       ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->path[0] == '\0' &&
-                       ((struct maildex__scan_dir *) r.scan->dirs->pdata[0])->was_new;
-    r.renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    r.unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
-    r.recorders = g_ptr_array_new();
-    /* A parse thread per core: parsing is now most of the work (callgrind, 2k first index: 1.90G
-     * instructions parsing, 0.72G in this thread, which applies), so this thread, idle most of the
-     * time, shares a core with one of them. The threads start only when a file needs parsing. */
-    r.parsers = maildex__pool_new(MAX(1, MIN(8, (int) g_get_num_processors())), parse_work, &r);
-    g_mutex_init(&r.recorders_lock);
-    build_rename_index(&r);
-
-    if (opts->thread_changed)
-        db->changed_threads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-    changes_before = sqlite3_total_changes64(db->sql);
-    sqlite3_wal_autocheckpoint(db->sql, INDEX_WAL_AUTOCHECKPOINT);
-    if (r.scan->files_found > BULK_FILES)
-        spill = set_cache_spill(db, BULK_CACHE_SPILL);
-    order = processing_order(r.scan->dirs);
-    r.st = maildex__begin(db);
-    if (r.st == MAILDEX_STATUS_OK)
-        r.st = create_directories(&r, order);
-    if (r.st == MAILDEX_STATUS_OK)
-        index_new_files(&r, order);
-    g_ptr_array_free(order, TRUE);
-    if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
-        remove_files(&r);
-    if (r.st == MAILDEX_STATUS_OK && !interrupted(&r))
-        record_mtimes(&r);
-    if (r.st == MAILDEX_STATUS_OK)
-        r.st = maildex__commit(db);
-    else
-        maildex__rollback(db);
-    /* Leave an empty WAL behind: every later reader (each search is a new process) would otherwise
-     * find and index the frames of this run. A reader holding the WAL is not waited for. */
-    if (r.st == MAILDEX_STATUS_OK && sqlite3_total_changes64(db->sql) != changes_before)
-        maildex__checkpoint(db);
-    sqlite3_wal_autocheckpoint(db->sql, 1000); /* SQLite's default again */
-    if (spill >= 0)
-        set_cache_spill(db, spill);
-    if (r.st == MAILDEX_STATUS_OK && interrupted(&r))
-        r.st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
-                              "interrupted: what was indexed so far is saved");
-    tell_changed_threads(&r);
-
-    /* Every job is applied; the threads are joined, so none outlives the run. */
-    maildex__pool_free(r.parsers);
-    g_hash_table_destroy(r.unsafe_dirs);
-    g_ptr_array_free(r.recorders, TRUE);
-    g_mutex_clear(&r.recorders_lock);
-    g_hash_table_destroy(r.renames);
     maildex__scan_free(r.scan);
     maildex__writer_unlock(lock);
     return r.st;

@@ -6,14 +6,13 @@
  * gone (no such file or directory), never one that exists but cannot be read. */
 #include "store/maildex-private.h"
 
-#include "util/maildir.h"
 #include "message/properties.h"
 #include "mime/parse.h"
 #include "mime/mime.h"
+#include "read/files.h"
 #include "message/renames.h"
 #include "message/write.h"
 
-#include <errno.h>
 #include <glib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,52 +31,6 @@ static maildex_status_t collect_ids(maildex_query_t *q, GPtrArray *ids)
         g_ptr_array_add(ids, g_strdup(maildex_message_id(m)));
     maildex_messages_destroy(it);
     return st;
-}
-
-static bool is_gone(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) != 0 && (errno == ENOENT || errno == ENOTDIR);
-}
-
-/* Parses the first of the message's files that still reads as mail, and, when gone is not NULL, lists
- * the files that are gone (then every file is looked at, so that all of them are found). */
-static maildex_status_t parse_any_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                       void *ctx, int64_t key, const struct maildex__parse_options *opts,
-                                       struct maildex__parsed_message **out, GArray *gone)
-{
-    sqlite3_stmt *stmt;
-    bool row;
-    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_FILE_FIRST_OF_MESSAGE, &stmt);
-
-    *out = NULL;
-    if (st)
-        return st;
-    sqlite3_bind_int64(stmt, 1, key);
-    while ((*out == NULL || gone) && (st = maildex__step_row(db, stmt, &row, "cannot read files")) == 0 &&
-           row) {
-        char *path = maildex__path_join(ctx, db->mail_root, (const char *) sqlite3_column_text(stmt, 0),
-                                        (const char *) sqlite3_column_text(stmt, 1));
-        int64_t file_id = sqlite3_column_int64(stmt, 2);
-        struct maildex__parsed_message *m = NULL;
-        if (path == NULL) {
-            st = MAILDEX_STATUS_NO_MEMORY;
-            break;
-        }
-        if (*out == NULL && mime->parse_file(ctx, path, opts, &m, NULL) == MAILDEX__PARSE_OK)
-            *out = m;
-        else if (m == NULL && gone && is_gone(path))
-            g_array_append_val(gone, file_id);
-    }
-    sqlite3_reset(stmt);
-    return st;
-}
-
-maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                           void *ctx, int64_t key,
-                                           struct maildex__parsed_message **out)
-{
-    return parse_any_file(db, mime, ctx, key, NULL, out, NULL);
 }
 
 /* Drops the files that are gone; *removed is set when they were all the message had. */
@@ -121,7 +74,7 @@ static maildex_status_t reindex_one(maildex_db_t *db, const struct maildex__mime
         st = maildex__session_keys(db, local, key, &keys);
     opts.session_keys = keys;
     if (st == MAILDEX_STATUS_OK && key)
-        st = parse_any_file(db, mime, local, key, &opts, &m, gone);
+        st = maildex__parse_first_file(db, mime, local, key, &opts, &m, gone);
     if (st == MAILDEX_STATUS_OK)
         st = drop_gone(db, gone, &removed);
     if (st == MAILDEX_STATUS_OK && m && !removed) {
@@ -139,7 +92,7 @@ maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, 
     const struct maildex__mime_ops *mime = NULL;
     struct maildex__writer_lock *lock = NULL;
     /* An indexer: no `new` may apply a scan made before this re-keys messages, nor the other way. */
-    maildex_status_t st = maildex__writer_lock(db, "indexing", NULL, &lock);
+    maildex_status_t st = maildex__writer_lock(db, "indexing", &lock);
     GArray *gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
     uint64_t done = 0;
 

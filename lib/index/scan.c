@@ -4,7 +4,6 @@
 #include "scan.h"
 
 #include "util/maildir.h"
-#include "util/regexp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -60,89 +59,6 @@ static void event(struct walk *w, maildex_index_event_kind_t kind, const char *d
 static char *child_path(const char *dir, const char *name)
 {
     return dir[0] ? g_strdup_printf("%s/%s", dir, name) : g_strdup(name);
-}
-
-/* notmuch's database directory and maildex's, skipped at the top of the mail root only: deeper down
- * a folder of either name is mail like any other, as notmuch indexes it. And the database's own files
- * wherever they are below the root (a database.path inside the mail): they are not mail. */
-static bool internal(const struct maildex__scan *scan, const char *dir, const char *name)
-{
-    if (scan->self_dir && strcmp(dir, scan->self_dir) == 0 &&
-        strncmp(name, scan->self_name, strlen(scan->self_name)) == 0)
-        return true;
-    return dir[0] == '\0' && (strcmp(name, ".notmuch") == 0 || strcmp(name, ".maildex") == 0);
-}
-
-/* Sets scan->self_dir and self_name when the database's directory is the mail root or below it,
- * comparing the names with symbolic links resolved. */
-static void find_self(struct maildex__scan *scan, maildex_db_t *db)
-{
-    char *dir = g_path_get_dirname(db->path), *base = g_path_get_basename(db->path);
-    char *real_dir = realpath(dir, NULL), *real_root = realpath(db->mail_root, NULL);
-    const char *d = real_dir ? real_dir : dir, *r = real_root ? real_root : db->mail_root;
-    size_t n = strlen(r);
-
-    if (strncmp(d, r, n) == 0 && (d[n] == '\0' || d[n] == '/')) {
-        scan->self_dir = g_string_chunk_insert(scan->names, d[n] ? d + n + 1 : "");
-        scan->self_name = g_string_chunk_insert(scan->names, base);
-    }
-    free(real_dir);
-    free(real_root);
-    g_free(dir);
-    g_free(base);
-}
-
-/* Whether new.ignore names dir/name. */
-static bool ignored(const struct maildex__scan *scan, const char *dir, const char *name)
-{
-    bool hit = false;
-    char *rel;
-
-    for (guint i = 0; i < scan->ignore_names->len; i++)
-        if (strcmp(name, scan->ignore_names->pdata[i]) == 0)
-            return true;
-    if (scan->ignore_regexes->len == 0)
-        return false;
-    rel = child_path(dir, name);
-    for (guint i = 0; i < scan->ignore_regexes->len && !hit; i++)
-        hit = maildex__regex_match(scan->ignore_regexes->pdata[i], rel);
-    g_free(rel);
-    return hit;
-}
-
-/* notmuch's new.ignore: an entry starting with '/' is a POSIX extended regex between slashes, any
- * other a name. A pattern that is malformed or does not compile fails the run before anything is
- * read, as in notmuch: skipping it would index what the user meant to keep out. */
-static void compile_ignores(struct walk *w)
-{
-    w->scan->ignore_names = g_ptr_array_new();
-    w->scan->ignore_regexes = g_ptr_array_new_with_free_func((GDestroyNotify) maildex__regex_free);
-    for (size_t i = 0; w->opts->ignore && w->opts->ignore[i] && !w->st; i++) {
-        const char *e = w->opts->ignore[i];
-        size_t len = strlen(e);
-        struct maildex__regex *re;
-        char *pattern, *error;
-        if (len == 0)
-            continue;
-        if (e[0] != '/') {
-            g_ptr_array_add(w->scan->ignore_names, (gpointer) e);
-            continue;
-        }
-        if (len < 3 || e[len - 1] != '/') {
-            w->st = maildex__error(w->db, MAILDEX_STATUS_INVALID_ARGUMENT,
-                                   "malformed pattern '%s' in new.ignore", e);
-            continue;
-        }
-        pattern = talloc_strndup(NULL, e + 1, len - 2);
-        error = pattern ? maildex__regex_compile(pattern, pattern, &re) : NULL;
-        if (pattern == NULL)
-            w->st = MAILDEX_STATUS_NO_MEMORY;
-        else if (error)
-            w->st = maildex__error(w->db, MAILDEX_STATUS_INVALID_ARGUMENT, "%s in new.ignore", error);
-        else
-            g_ptr_array_add(w->scan->ignore_regexes, re);
-        talloc_free(pattern);
-    }
 }
 
 static const char *kind_of(mode_t mode)
@@ -268,11 +184,6 @@ static gint compare_entries(gconstpointer a, gconstpointer b)
     return strcmp(((const struct entry *) a)->name, ((const struct entry *) b)->name);
 }
 
-static gint compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 /* A symbolic link whose target does not exist. notmuch stops the whole run at one, so as not to
  * lose the mail of a disk that is not mounted; here what the database knows by its name is kept
  * (struct entry's unknown) and the run holds back removals, as for an entry it cannot read. */
@@ -349,14 +260,15 @@ static GArray *list_dir(struct walk *w, const char *dir, const char *abs, bool *
         unsigned char type = de->d_type;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (ignored(w->scan, dir, de->d_name)) {
+        if (maildex__ignored(&w->scan->ignore, dir, de->d_name)) {
             event(w, MAILDEX_INDEX_IGNORED, dir, de->d_name, false, true);
             continue;
         }
         if (!any || strcmp(de->d_name, greatest->str) > 0)
             g_string_assign(greatest, de->d_name);
         any = true;
-        if (internal(w->scan, dir, de->d_name) || !entry_type(w, dh, dir, de->d_name, &type))
+        if (maildex__ignore_internal(&w->scan->ignore, dir, de->d_name) ||
+            !entry_type(w, dh, dir, de->d_name, &type))
             continue;
         if (type == DT_DIR) {
             if (strcmp(de->d_name, "cur") == 0 || strcmp(de->d_name, "new") == 0)
@@ -533,12 +445,12 @@ static void peek_ignored(struct walk *w, struct maildex__scan_dir *d, const char
     DIR *dh;
 
     if (w->opts->event == NULL ||
-        (w->scan->ignore_names->len == 0 && w->scan->ignore_regexes->len == 0) ||
+        (w->scan->ignore.names->len == 0 && w->scan->ignore.regexes->len == 0) ||
         (dh = opendir(abs)) == NULL)
         return;
     while ((de = readdir(dh)) != NULL)
         if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-            ignored(w->scan, d->path, de->d_name))
+            maildex__ignored(&w->scan->ignore, d->path, de->d_name))
             event(w, MAILDEX_INDEX_IGNORED, d->path, de->d_name, false, false);
     closedir(dh);
 }
@@ -683,8 +595,7 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
     scan->removed_dirs = g_array_new(FALSE, FALSE, sizeof(int64_t));
     scan->names = g_string_chunk_new(64 * 1024);
     w.visited = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    find_self(scan, db);
-    compile_ignores(&w);
+    w.st = maildex__ignore_init(&scan->ignore, db, opts->ignore, scan->names);
     add_roots(&w);
     /* Breadth first over a growing array: parents always come before their children. */
     for (guint i = 0; i < scan->dirs->len && w.st == MAILDEX_STATUS_OK; i++)
@@ -697,148 +608,6 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
     }
     *out = scan;
     return MAILDEX_STATUS_OK;
-}
-
-/* Inode order is read a slice at a time: the directory is read once for its entries' inodes, then
- * once per slice of RELIST_SLICE of them for their names. Holding the whole listing of Archive/cur's
- * 308k files (names, inodes, the arrays) cost ~14 MB of a 1M first index's peak; a pass over it
- * costs 0.1-0.15 s (its 16 passes ~2 s of a ~470 s index), and an entry is checked (ignored? a
- * regular file?) in its own slice only. */
-#define RELIST_SLICE 20000
-
-struct named_inode {
-    uint64_t ino;
-    const char *name;
-};
-
-struct maildex__relist {
-    const struct maildex__scan *scan;
-    const struct maildex__scan_dir *dir;
-    char *abs;
-    GArray *inodes; /* uint64_t, sorted: every entry's inode (inode order only) */
-    guint slice;    /* entries a slice */
-    guint next;     /* index in inodes of the next slice's first entry */
-    bool done;
-    bool failed;    /* a pass could not open the directory */
-};
-
-static gint compare_inodes(gconstpointer a, gconstpointer b)
-{
-    const struct named_inode *x = a, *y = b;
-    return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
-static gint compare_u64(gconstpointer a, gconstpointer b)
-{
-    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-    return x < y ? -1 : x > y;
-}
-
-struct maildex__relist *maildex__relist_new(const struct maildex__scan *scan, const char *mail_root,
-                                            const struct maildex__scan_dir *dir)
-{
-    struct maildex__relist *rl = g_new0(struct maildex__relist, 1);
-    DIR *dh;
-    struct dirent *de;
-
-    rl->scan = scan;
-    rl->dir = dir;
-    rl->slice = RELIST_SLICE;
-#ifdef MAILDEX_DEVELOPER
-    /* Developer builds: tests read small directories in several slices. */
-    if (g_getenv("MAILDEX_TEST_RELIST_SLICE"))
-        rl->slice = MAX(1, (guint) g_ascii_strtoull(g_getenv("MAILDEX_TEST_RELIST_SLICE"), NULL, 10));
-#endif
-    rl->abs = maildex__path_join(NULL, mail_root, dir->path, NULL);
-    if (!dir->was_new)
-        return rl;
-    if (rl->abs == NULL || (dh = opendir(rl->abs)) == NULL) {
-        rl->failed = rl->done = true;
-        return rl;
-    }
-    rl->inodes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    while ((de = readdir(dh)) != NULL)
-        if (de->d_type != DT_DIR) {
-            uint64_t ino = de->d_ino;
-            g_array_append_val(rl->inodes, ino);
-        }
-    closedir(dh);
-    g_array_sort(rl->inodes, compare_u64);
-    return rl;
-}
-
-bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrArray *names)
-{
-    const struct maildex__scan_dir *dir = rl->dir;
-    GArray *found;
-    DIR *dh;
-    struct dirent *de;
-    uint64_t lo = 0, hi = UINT64_MAX;
-
-    if (rl->done)
-        return false;
-    if (rl->inodes) {
-        guint last;
-        if (rl->next >= rl->inodes->len) {
-            rl->done = true;
-            return false;
-        }
-        /* Entries with the same inode (hard links) fall in the slice of the first of them. The last
-         * slice has no upper bound: a file made since the first pass may have a larger inode. */
-        last = MIN(rl->next + rl->slice, rl->inodes->len) - 1;
-        lo = rl->next == 0 ? 0 : g_array_index(rl->inodes, uint64_t, rl->next - 1) + 1;
-        hi = last + 1 == rl->inodes->len ? UINT64_MAX : g_array_index(rl->inodes, uint64_t, last);
-        rl->next = last + 1;
-    } else {
-        rl->done = true; /* name order: one slice */
-    }
-    if (rl->abs == NULL || (dh = opendir(rl->abs)) == NULL) {
-        rl->failed = true;
-        return true;
-    }
-    found = g_array_new(FALSE, FALSE, sizeof(struct named_inode));
-    while ((de = readdir(dh)) != NULL) {
-        unsigned char type = de->d_type;
-        if (de->d_ino < lo || de->d_ino > hi || internal(rl->scan, dir->path, de->d_name) ||
-            ignored(rl->scan, dir->path, de->d_name))
-            continue;
-        if (type == DT_LNK || type == DT_UNKNOWN) {
-            struct stat sb;
-            type = fstatat(dirfd(dh), de->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode) ? DT_REG
-                                                                                     : DT_UNKNOWN;
-        }
-        if (type == DT_REG) {
-            struct named_inode e = {(uint64_t) de->d_ino, g_string_chunk_insert(chunk, de->d_name)};
-            g_array_append_val(found, e);
-        }
-    }
-    closedir(dh);
-    /* notmuch's order, so that the first copy of a duplicate is the same file: inode order in a
-     * directory new to the database (g_array_sort is stable: hard links keep the listing's order),
-     * name order in a known one. */
-    if (rl->inodes)
-        g_array_sort(found, compare_inodes);
-    for (guint i = 0; i < found->len; i++)
-        g_ptr_array_add(names, (gpointer) g_array_index(found, struct named_inode, i).name);
-    if (!rl->inodes)
-        g_ptr_array_sort(names, compare_names);
-    g_array_free(found, TRUE);
-    return true;
-}
-
-bool maildex__relist_failed(const struct maildex__relist *rl)
-{
-    return rl->failed;
-}
-
-void maildex__relist_free(struct maildex__relist *rl)
-{
-    if (rl == NULL)
-        return;
-    if (rl->inodes)
-        g_array_free(rl->inodes, TRUE);
-    talloc_free(rl->abs);
-    g_free(rl);
 }
 
 void maildex__scan_free(struct maildex__scan *scan)
@@ -854,8 +623,7 @@ void maildex__scan_free(struct maildex__scan *scan)
     g_ptr_array_free(scan->dirs, TRUE);
     g_array_free(scan->removals, TRUE);
     g_array_free(scan->removed_dirs, TRUE);
-    g_ptr_array_free(scan->ignore_names, TRUE);
-    g_ptr_array_free(scan->ignore_regexes, TRUE);
+    maildex__ignore_clear(&scan->ignore);
     g_string_chunk_free(scan->names);
     g_free(scan);
 }

@@ -14,6 +14,7 @@
 #ifndef MAILDEX_SCAN_H
 #define MAILDEX_SCAN_H
 
+#include "ignore.h"
 #include "store/maildex-private.h"
 
 #include <glib.h>
@@ -56,12 +57,7 @@ struct maildex__scan {
     uint64_t unreadable_dirs;    /* directories that exist but could not be stat'ed or listed */
     uint64_t unreadable_entries; /* entries of a listing that exist but could not be stat'ed */
     uint64_t dangling;           /* symbolic links whose target does not exist */
-    GPtrArray *ignore_names;   /* new.ignore plain names */
-    GPtrArray *ignore_regexes; /* new.ignore /regex/ entries, compiled */
-    const char *self_dir;      /* when the database file lies below the mail root: its directory, relative
-                                * to the root ("" at the top), and its name, which its -wal, -shm and
-                                * -writer files start with too; NULL otherwise */
-    const char *self_name;
+    struct maildex__ignore ignore; /* new.ignore and the database's own files (ignore.h) */
 };
 
 struct maildex__scan_options {
@@ -78,21 +74,5 @@ struct maildex__scan_options {
 maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_options *opts,
                                struct maildex__scan **out);
 void maildex__scan_free(struct maildex__scan *scan);
-
-/* The regular, not ignored files of a fresh directory, listed again when its files are indexed so
- * that the walk never holds every name of a first index in memory, and given a slice at a time so
- * that indexing a huge directory does not either: inode order in a directory new to the database (as
- * notmuch walks it), read in slices of inode ranges; name order in one the database knew empty, in
- * one slice. Entries that vanished or are not regular files are skipped silently: the walk already
- * warned about them. */
-struct maildex__relist;
-struct maildex__relist *maildex__relist_new(const struct maildex__scan *scan, const char *mail_root,
-                                            const struct maildex__scan_dir *dir);
-/* Appends the next slice's names (strings in chunk) to names; false once every slice was given. */
-bool maildex__relist_next(struct maildex__relist *rl, GStringChunk *chunk, GPtrArray *names);
-/* Whether a pass could not open the directory (since the walk listed it): some of its files may
- * not have been given, so its mtime must not be recorded. */
-bool maildex__relist_failed(const struct maildex__relist *rl);
-void maildex__relist_free(struct maildex__relist *rl);
 
 #endif

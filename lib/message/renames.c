@@ -13,6 +13,56 @@
 
 #define CHUNK 256 /* records read at a time: memory stays flat however many renames a change owes */
 
+/* Whether this transaction recorded renames: what the handle's transactions keep for this file. */
+struct owing {
+    bool owed;
+};
+
+static void owing_after_commit(maildex_db_t *db, void *state)
+{
+    struct owing *o = state;
+
+    if (!o->owed)
+        return;
+    o->owed = false;
+    /* The change is committed with its renames recorded: a rename that cannot be made now (the
+     * database busy past the wait) is made by the next writer, so this commit still succeeded. */
+    maildex__renames_finish(db);
+}
+
+static void owing_after_rollback(maildex_db_t *db, void *state)
+{
+    (void) db;
+    ((struct owing *) state)->owed = false;
+}
+
+/* Rank 40: after everything a commit writes; it only acts once the commit is done
+ * (lib/message/README.md). */
+static const struct maildex__participant owing_participant = {
+    .name = "renames owed",
+    .rank = 40,
+    .after_commit = owing_after_commit,
+    .after_rollback = owing_after_rollback,
+};
+
+bool maildex__renames_owed(maildex_db_t *db)
+{
+    struct owing *o = maildex__participant_state(db, &owing_participant);
+
+    return o && o->owed;
+}
+
+/* Notes that this transaction owes renames, joining the handle's transactions on first use. */
+static maildex_status_t owe(maildex_db_t *db)
+{
+    struct owing *o = maildex__participant_join(db, &owing_participant, sizeof *o);
+
+    if (o == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
+    o->owed = true;
+    return MAILDEX_STATUS_OK;
+}
+
 maildex_status_t maildex__renames_record(maildex_db_t *db, int64_t file_id, int64_t from_dir,
                                          const char *from_name, int64_t to_dir, const char *to_name)
 {
@@ -27,9 +77,7 @@ maildex_status_t maildex__renames_record(maildex_db_t *db, int64_t file_id, int6
     sqlite3_bind_int64(stmt, 4, to_dir);
     sqlite3_bind_text(stmt, 5, to_name, -1, SQLITE_STATIC);
     st = maildex__step_done(db, stmt, "cannot record a file to rename");
-    if (st == MAILDEX_STATUS_OK)
-        db->renames_owed = true;
-    return st;
+    return st ? st : owe(db);
 }
 
 maildex_status_t maildex__renames_forget(maildex_db_t *db, int64_t file_id)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* renames.h: the Maildir renames a tag change owes (sql/0005-file-renames.sql). A write that changes
  * a message's flags records each rename in its own transaction instead of renaming; once that
- * transaction commits (maildex__commit calls maildex__renames_finish), the files are renamed and
+ * transaction commits (this file takes part in the handle's transactions), the files are renamed and
  * their rows follow in the next one. So a kill at any moment leaves either the old tags and names,
  * or the new tags with renames still owed, which the next writer finishes before it reads a file
  * row. Nothing here decides a file's new name (util/maildir.c and tag/tag-query.c do). */
@@ -16,6 +16,9 @@
 maildex_status_t maildex__renames_record(maildex_db_t *db, int64_t file_id, int64_t from_dir,
                                          const char *from_name, int64_t to_dir, const char *to_name);
 maildex_status_t maildex__renames_forget(maildex_db_t *db, int64_t file_id);
+
+/* Whether the caller's write transaction has recorded a rename. */
+bool maildex__renames_owed(maildex_db_t *db);
 
 /* Makes every rename still owed, in a write transaction of its own (or in the caller's): a file
  * still where its record says is renamed unless the new name is taken, a file already at its new

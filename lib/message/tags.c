@@ -8,78 +8,98 @@
 #include <string.h>
 
 /* The writer tags every new message with the same few tags: their ids are cached, and the per-tag
- * message counts are summed in memory and written once per transaction. */
-static GHashTable *tag_ids(maildex_db_t *db)
-{
-    if (db->tag_ids == NULL)
-        db->tag_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    return db->tag_ids;
-}
+ * message counts are summed in memory and written once per transaction, as a participant in the
+ * handle's transactions. */
+struct tag_cache {
+    GHashTable *ids;    /* name -> id */
+    GHashTable *deltas; /* id -> change of tags.messages not written yet */
+};
 
-static void count_delta(maildex_db_t *db, int64_t tag, int delta)
+static maildex_status_t cache_before_commit(maildex_db_t *db, void *state)
 {
-    gint64 key = tag;
-    gint64 *slot;
-
-    if (db->tag_deltas == NULL)
-        db->tag_deltas = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-    slot = g_hash_table_lookup(db->tag_deltas, &key);
-    if (slot == NULL) {
-        gint64 *k = g_new(gint64, 1);
-        *k = tag;
-        slot = g_new0(gint64, 1);
-        g_hash_table_insert(db->tag_deltas, k, slot);
-    }
-    *slot += delta;
-}
-
-maildex_status_t maildex__tags_before_commit(maildex_db_t *db)
-{
+    struct tag_cache *c = state;
     GHashTableIter it;
     gpointer key, value;
     maildex_status_t st = MAILDEX_STATUS_OK;
 
-    if (db->tag_deltas == NULL)
-        return MAILDEX_STATUS_OK;
-    g_hash_table_iter_init(&it, db->tag_deltas);
+    g_hash_table_iter_init(&it, c->deltas);
     while (st == MAILDEX_STATUS_OK && g_hash_table_iter_next(&it, &key, &value)) {
-        sqlite3_stmt *stmt;
-        if (*(gint64 *) value == 0)
-            continue;
-        st = maildex__stmt(db, MAILDEX__STMT_TAG_COUNT_ADD, &stmt);
-        if (st)
-            break;
-        sqlite3_bind_int64(stmt, 1, *(gint64 *) key);
-        sqlite3_bind_int64(stmt, 2, *(gint64 *) value);
-        st = maildex__step_done(db, stmt, "cannot count tags");
+        if (*(gint64 *) value != 0)
+            st = maildex__run_ids(db, MAILDEX__STMT_TAG_COUNT_ADD, *(gint64 *) key, *(gint64 *) value,
+                                  "cannot count tags");
     }
-    g_hash_table_remove_all(db->tag_deltas);
+    g_hash_table_remove_all(c->deltas);
     return st;
 }
 
-void maildex__tags_after_rollback(maildex_db_t *db)
+static void cache_after_rollback(maildex_db_t *db, void *state)
 {
-    if (db->tag_deltas)
-        g_hash_table_remove_all(db->tag_deltas);
-    if (db->tag_ids) /* a rolled-back transaction may have created some of them */
-        g_hash_table_remove_all(db->tag_ids);
+    struct tag_cache *c = state;
+
+    (void) db;
+    g_hash_table_remove_all(c->deltas);
+    g_hash_table_remove_all(c->ids); /* a rolled-back transaction may have created some of them */
 }
 
-void maildex__tags_free(maildex_db_t *db)
+static void cache_close(void *state)
 {
-    if (db->tag_deltas)
-        g_hash_table_destroy(db->tag_deltas);
-    if (db->tag_ids)
-        g_hash_table_destroy(db->tag_ids);
-    db->tag_deltas = db->tag_ids = NULL;
+    struct tag_cache *c = state;
+
+    if (c->ids) {
+        g_hash_table_destroy(c->deltas);
+        g_hash_table_destroy(c->ids);
+    }
+}
+
+/* Rank 20: after the rows, before the message count (lib/message/README.md). */
+static const struct maildex__participant cache_participant = {
+    .name = "tag counts",
+    .rank = 20,
+    .before_commit = cache_before_commit,
+    .after_rollback = cache_after_rollback,
+    .close = cache_close,
+};
+
+/* db's cache, made on first use with the handle's transactions joined; NULL when memory ran out. */
+static struct tag_cache *cache_of(maildex_db_t *db)
+{
+    struct tag_cache *c = maildex__participant_join(db, &cache_participant, sizeof *c);
+
+    if (c && c->ids == NULL) {
+        c->ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        c->deltas = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    }
+    return c;
+}
+
+static maildex_status_t count_delta(maildex_db_t *db, int64_t tag, int delta)
+{
+    struct tag_cache *c = cache_of(db);
+    gint64 key = tag;
+    gint64 *slot;
+
+    if (c == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
+    slot = g_hash_table_lookup(c->deltas, &key);
+    if (slot == NULL) {
+        gint64 *k = g_new(gint64, 1);
+        *k = tag;
+        slot = g_new0(gint64, 1);
+        g_hash_table_insert(c->deltas, k, slot);
+    }
+    *slot += delta;
+    return MAILDEX_STATUS_OK;
 }
 
 maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool create, int64_t *id)
 {
-    gint64 *cached = g_hash_table_lookup(tag_ids(db), name);
+    struct tag_cache *c = cache_of(db);
+    gint64 *cached = c ? g_hash_table_lookup(c->ids, name) : NULL;
     maildex_status_t st;
 
     *id = 0;
+    if (c == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
     if (cached) {
         *id = *cached;
         return MAILDEX_STATUS_OK;
@@ -89,7 +109,7 @@ maildex_status_t maildex__tag_lookup(maildex_db_t *db, const char *name, bool cr
     if (st == MAILDEX_STATUS_OK && *id != 0) {
         cached = g_new(gint64, 1);
         *cached = *id;
-        g_hash_table_insert(tag_ids(db), g_strdup(name), cached);
+        g_hash_table_insert(c->ids, g_strdup(name), cached);
     }
     return st;
 }
@@ -131,7 +151,9 @@ maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const c
     n = sqlite3_changes(db->sql);
     if (st || n == 0)
         return st;
-    count_delta(db, tag, add ? 1 : -1);
+    st = count_delta(db, tag, add ? 1 : -1);
+    if (st)
+        return st;
     if (changed)
         *changed = true;
     return touch(db, message);
@@ -154,7 +176,7 @@ maildex_status_t maildex__message_tag_new(maildex_db_t *db, int64_t message,
         sqlite3_bind_int64(stmt, 2, message);
         st = maildex__step_done(db, stmt, "cannot tag a message");
         if (st == MAILDEX_STATUS_OK && sqlite3_changes(db->sql) > 0)
-            count_delta(db, tag, 1);
+            st = count_delta(db, tag, 1);
     }
     return st;
 }
@@ -168,8 +190,9 @@ maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message)
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, message);
-    while ((st = maildex__step_row(db, stmt, &row, "cannot delete a message's tags")) == 0 && row)
-        count_delta(db, sqlite3_column_int64(stmt, 0), -1);
+    while (st == MAILDEX_STATUS_OK &&
+           (st = maildex__step_row(db, stmt, &row, "cannot delete a message's tags")) == 0 && row)
+        st = count_delta(db, sqlite3_column_int64(stmt, 0), -1);
     sqlite3_reset(stmt);
     return st;
 }

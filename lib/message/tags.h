@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tags.h: a message's tags as the writer changes them. Keeps tags.messages equal to the
  * number of message_tags rows (the planner reads it to choose the driving index) and stamps
- * messages.lastmod. Callers hold the write transaction. The public tagging API (tag/tag-query.c)
- * builds on these. */
+ * messages.lastmod. tags.messages changes are kept in memory during a transaction and written once
+ * per tag before it commits (a participant in the handle's transactions); a rollback forgets them
+ * and the cached tag ids. Callers hold the write transaction. The public tagging API
+ * (tag/tag-query.c) builds on these. */
 #ifndef MAILDEX_MESSAGE_TAGS_H
 #define MAILDEX_MESSAGE_TAGS_H
 
@@ -18,12 +20,6 @@ maildex_status_t maildex__message_tag(maildex_db_t *db, int64_t message, const c
 /* Tags a message that was just inserted (no tag yet, lastmod already current): one insert per tag. */
 maildex_status_t maildex__message_tag_new(maildex_db_t *db, int64_t message,
                                           const char *const *tags, size_t n);
-
-/* tags.messages changes are kept in memory during a transaction and written once per tag before it
- * commits (db.c calls these); a rollback forgets them and the cached tag ids. */
-maildex_status_t maildex__tags_before_commit(maildex_db_t *db);
-void maildex__tags_after_rollback(maildex_db_t *db);
-void maildex__tags_free(maildex_db_t *db);
 
 /* Removes every tag of a message (before the message itself is deleted). */
 maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message);

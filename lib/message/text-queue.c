@@ -49,25 +49,72 @@ maildex_status_t maildex__text_write(maildex_db_t *db, int64_t key,
     return st;
 }
 
-static int queue_destructor(struct maildex__text_queue *q)
+static gint by_key(gconstpointer a, gconstpointer b)
 {
-    g_array_free(q->held, TRUE);
-    g_hash_table_destroy(q->by_key);
-    return 0;
+    int64_t x = ((const struct held *) a)->key, y = ((const struct held *) b)->key;
+
+    return (x > y) - (x < y);
 }
 
+/* Forgets the held rows (after a rollback, or once written). */
+static void drop_held(struct maildex__text_queue *q)
+{
+    g_array_set_size(q->held, 0);
+    g_hash_table_remove_all(q->by_key);
+    TALLOC_FREE(q->texts);
+}
+
+static maildex_status_t write_held(maildex_db_t *db, struct maildex__text_queue *q)
+{
+    maildex_status_t st = MAILDEX_STATUS_OK;
+
+    g_array_sort(q->held, by_key);
+    for (guint i = 0; i < q->held->len && st == MAILDEX_STATUS_OK; i++) {
+        struct held *h = &g_array_index(q->held, struct held, i);
+        st = maildex__text_write(db, h->key, h->text);
+    }
+    drop_held(q);
+    return st;
+}
+
+static maildex_status_t queue_before_commit(maildex_db_t *db, void *q)
+{
+    return write_held(db, q);
+}
+
+static void queue_after_rollback(maildex_db_t *db, void *q)
+{
+    (void) db;
+    drop_held(q);
+}
+
+static void queue_close(void *state)
+{
+    struct maildex__text_queue *q = state;
+
+    if (q->held) {
+        g_array_free(q->held, TRUE);
+        g_hash_table_destroy(q->by_key);
+    }
+}
+
+/* Rank 10: the rows go in before any count that describes them (lib/message/README.md). */
+static const struct maildex__participant queue_participant = {
+    .name = "text queue",
+    .rank = 10,
+    .before_commit = queue_before_commit,
+    .after_rollback = queue_after_rollback,
+    .close = queue_close,
+};
+
+/* db's queue, made on first use with the handle's transactions joined; NULL when memory ran out. */
 static struct maildex__text_queue *queue_of(maildex_db_t *db)
 {
-    struct maildex__text_queue *q = db->text_queue;
+    struct maildex__text_queue *q = maildex__participant_join(db, &queue_participant, sizeof *q);
 
-    if (q == NULL) {
-        q = talloc_zero(db, struct maildex__text_queue);
-        if (q == NULL)
-            return NULL;
+    if (q && q->held == NULL) {
         q->held = g_array_new(FALSE, FALSE, sizeof(struct held));
         q->by_key = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-        talloc_set_destructor(q, queue_destructor);
-        db->text_queue = q;
     }
     return q;
 }
@@ -82,47 +129,20 @@ maildex_status_t maildex__text_hold(maildex_db_t *db, int64_t key, struct mailde
     talloc_steal(q->texts, text);
     g_array_append_val(q->held, h);
     g_hash_table_insert(q->by_key, g_memdup2(&key, sizeof key), GUINT_TO_POINTER(q->held->len));
-    return q->held->len >= HELD_MAX ? maildex__text_write_held(db) : MAILDEX_STATUS_OK;
+    return q->held->len >= HELD_MAX ? write_held(db, q) : MAILDEX_STATUS_OK;
 }
 
 struct maildex__store_text *maildex__text_held(maildex_db_t *db, int64_t key)
 {
-    struct maildex__text_queue *q = db->text_queue;
+    struct maildex__text_queue *q = maildex__participant_state(db, &queue_participant);
     guint i = q ? GPOINTER_TO_UINT(g_hash_table_lookup(q->by_key, &key)) : 0;
 
     return i ? g_array_index(q->held, struct held, i - 1).text : NULL;
 }
 
-static gint by_key(gconstpointer a, gconstpointer b)
-{
-    int64_t x = ((const struct held *) a)->key, y = ((const struct held *) b)->key;
-
-    return (x > y) - (x < y);
-}
-
-void maildex__text_drop_held(maildex_db_t *db)
-{
-    struct maildex__text_queue *q = db->text_queue;
-
-    if (q == NULL)
-        return;
-    g_array_set_size(q->held, 0);
-    g_hash_table_remove_all(q->by_key);
-    TALLOC_FREE(q->texts);
-}
-
 maildex_status_t maildex__text_write_held(maildex_db_t *db)
 {
-    struct maildex__text_queue *q = db->text_queue;
-    maildex_status_t st = MAILDEX_STATUS_OK;
+    struct maildex__text_queue *q = maildex__participant_state(db, &queue_participant);
 
-    if (q == NULL || q->held->len == 0)
-        return MAILDEX_STATUS_OK;
-    g_array_sort(q->held, by_key);
-    for (guint i = 0; i < q->held->len && st == MAILDEX_STATUS_OK; i++) {
-        struct held *h = &g_array_index(q->held, struct held, i);
-        st = maildex__text_write(db, h->key, h->text);
-    }
-    maildex__text_drop_held(db);
-    return st;
+    return q ? write_held(db, q) : MAILDEX_STATUS_OK;
 }

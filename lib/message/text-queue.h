@@ -3,9 +3,9 @@
  * batch. FTS5 writes its pending terms out as a new segment whenever a rowid arrives below the last
  * one (fts5_index.c, fts5IndexBeginWrite); messages are keyed by date but arrive in directory order, so
  * a first index inserted one at a time made a segment every message or two and spent its time
- * merging them. Held rows are written sorted by key, one segment a batch. Every commit writes what
- * is held first (db.c), a rollback drops it; whatever reads or deletes a message's stored text
- * writes the held rows before. */
+ * merging them. Held rows are written sorted by key, one segment a batch. The queue takes part in
+ * the handle's transactions (store/maildex-private.h): every commit writes what is held first, a
+ * rollback drops it; whatever reads or deletes a message's stored text writes the held rows before. */
 #ifndef MAILDEX_TEXT_QUEUE_H
 #define MAILDEX_TEXT_QUEUE_H
 
@@ -25,8 +25,5 @@ struct maildex__store_text *maildex__text_held(maildex_db_t *db, int64_t key);
 
 /* Writes every held row, in key order. */
 maildex_status_t maildex__text_write_held(maildex_db_t *db);
-
-/* Forgets the held rows (after a rollback). */
-void maildex__text_drop_held(maildex_db_t *db);
 
 #endif

@@ -14,6 +14,50 @@
 
 #define DATE_MAX ((int64_t) 1 << 42)
 
+/* meta.messages, the count `count '*'` answers from, changes by the messages added minus those
+ * removed; summed in memory and written once before each commit (a participant in the handle's
+ * transactions). */
+struct message_count {
+    int64_t delta;
+};
+
+static maildex_status_t count_before_commit(maildex_db_t *db, void *state)
+{
+    struct message_count *c = state;
+    int64_t delta = c->delta;
+
+    c->delta = 0;
+    return delta == 0 ? MAILDEX_STATUS_OK
+                      : maildex__run_ids(db, MAILDEX__STMT_MESSAGE_COUNT_ADD, delta, 0,
+                                         "cannot count messages");
+}
+
+static void count_after_rollback(maildex_db_t *db, void *state)
+{
+    (void) db;
+    ((struct message_count *) state)->delta = 0;
+}
+
+/* Rank 30: after the rows and the tag counts (lib/message/README.md). */
+static const struct maildex__participant count_participant = {
+    .name = "message count",
+    .rank = 30,
+    .before_commit = count_before_commit,
+    .after_rollback = count_after_rollback,
+};
+
+/* Adds delta to the messages this transaction added, joining the handle's transactions on first
+ * use. */
+static maildex_status_t count_messages(maildex_db_t *db, int delta)
+{
+    struct message_count *c = maildex__participant_join(db, &count_participant, sizeof *c);
+
+    if (c == NULL)
+        return MAILDEX_STATUS_NO_MEMORY;
+    c->delta += delta;
+    return MAILDEX_STATUS_OK;
+}
+
 /* Keys within one second are handed out downwards, from the top of the second's range: newest first
  * (descending keys, the order every search streams in) then lists messages of the same second in the
  * order they were added, as notmuch lists them (Xapian breaks timestamp ties by ascending docid). */
@@ -334,7 +378,7 @@ static maildex_status_t insert_message(maildex_db_t *db, const struct maildex__p
     bind_headers(stmt, 4, m, revision);
     st = maildex__step_done(db, stmt, "cannot insert a message");
     if (st == MAILDEX_STATUS_OK)
-        db->message_delta++;
+        st = count_messages(db, 1);
     if (st == MAILDEX_STATUS_OK)
         st = insert_text(db, *key, m, text, hold);
     return st ? st : insert_addresses(db, *key, m);
@@ -556,7 +600,7 @@ static maildex_status_t delete_message(maildex_db_t *db, int64_t key)
         message_id = talloc_strdup(db, (const char *) sqlite3_column_text(stmt, 0));
         thread = sqlite3_column_int64(stmt, 1);
         maildex__thread_changed(db, thread);
-        db->message_delta--;
+        st = count_messages(db, -1);
     }
     sqlite3_reset(stmt);
     if (st == MAILDEX_STATUS_OK && message_id)

@@ -4,7 +4,7 @@
  * command line does not link them: it loads the parser as a module (maildex-mime.so) the first time
  * a file must be parsed, and `search`, `count` or a `new` with nothing to read never pay for it.
  * The shared libmaildex and the tests link the parser directly (linked.c); the CLI loads it
- * (cli/mime-dlopen.c), and refuses a module built from another version of this header. Callers cannot
+ * (cli/base/mime-dlopen.c), and refuses a module built from another version of this header. Callers cannot
  * tell the difference. */
 #ifndef MAILDEX_MIME_H
 #define MAILDEX_MIME_H
@@ -62,13 +62,6 @@ struct maildex__mime_ops {
         .show_references_file = maildex__show_references_file,                                    \
         .show_header_file = maildex__show_header_file,                                            \
     }
-
-/* Parses, under ctx, the first of message key's files (in the order they were found) that reads as
- * mail, as `address` (for a message stored without its addresses) reads a message; *out is NULL when
- * none does. Returns MAILDEX_STATUS_OK or a database status. (index/reindex.c) */
-maildex_status_t maildex__parse_first_file(maildex_db_t *db, const struct maildex__mime_ops *mime,
-                                           void *ctx, int64_t key,
-                                           struct maildex__parsed_message **out);
 
 /* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever
  * thread asks first). Returns MAILDEX_STATUS_OK, or MAILDEX_STATUS_IO_ERROR with the reason recorded on

@@ -4,7 +4,7 @@
 
 #include "sqlext/tokenizer.h"
 #include "fts-words.h"
-#include "plan.h"
+#include "plan-types.h"
 #include "side-read.h"
 
 #include <string.h>

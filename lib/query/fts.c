@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The full-text fields of the planner: body, from, to, subject, attachment, mimetype and free text.
- * A term, or an AND/OR of them (NOT under an AND included), becomes one FTS5 MATCH expression, built
- * only with the tokenizer's quoting helpers (sqlext/tokenizer.h) and bound as a value; it drives by
- * streaming the FTS5 rowid, and is probed through a full-text cursor (sqlext/sets.h), which reads the
- * expression's matches once per statement instead of once per candidate row. Estimates come from the
- * word list (fts5vocab). The sexp syntax's `(to *)` (any word) is probed on the stored text, and its
- * (subject (of ...)) becomes the OR of the words (exact, unstemmed) its messages hold there. Nothing here knows any
- * other field. */
+/* The handlers of the full-text fields (fields.h): body, from, to, subject, attachment, mimetype,
+ * the user-defined fields and free text. A term, or an AND/OR of them (NOT under an AND included),
+ * becomes one FTS5 MATCH expression, built only with the tokenizer's quoting helpers
+ * (sqlext/tokenizer.h) and bound as a value; it drives by streaming the FTS5 rowid, and is probed
+ * through a full-text cursor (sqlext/sets.h), which reads the expression's matches once per
+ * statement instead of once per candidate row. The full-text parts of an AND are one group (one
+ * MATCH). A lone prefix, and a free-text word when every match is read, are read from the index's
+ * pages instead (fts-prefix.h). Estimates come from the word list (fts5vocab). The sexp syntax's
+ * `(to *)` (any word) and the from:/subject: regexes are probed on the stored text, and a
+ * (subject (of ...)) becomes the OR of the words (exact, unstemmed) its messages hold there. Nothing
+ * here knows any other field, or composes anything but full-text terms. */
 #include "planner.h"
+#include "fields.h"
 
 #include "fts-prefix.h"
 #include "sqlext/tokenizer.h"
@@ -34,16 +38,6 @@ static bool is_fts_term(const struct maildex__qnode *n)
            !is_any_word(n);
 }
 
-bool maildex__fts_has_prefix(const struct maildex__qnode *n)
-{
-    if (n->kind == MAILDEX__Q_TERM)
-        return (n->flags & MAILDEX__QFLAG_WILDCARD) != 0;
-    for (size_t i = 0; i < n->nchildren; i++)
-        if (maildex__fts_has_prefix(n->children[i]))
-            return true;
-    return false;
-}
-
 bool maildex__fts_able(const struct maildex__qnode *n)
 {
     bool positive = false;
@@ -54,7 +48,7 @@ bool maildex__fts_able(const struct maildex__qnode *n)
      * not with a prefix: FTS5 would merge the prefix's whole doclist once for each time the
      * expression names it. */
     if (n->kind == MAILDEX__Q_XOR) {
-        if (n->nchildren > 3 || maildex__fts_has_prefix(n))
+        if (n->nchildren > 3 || maildex__plan_has_prefix(n))
             return false;
         for (size_t i = 0; i < n->nchildren; i++)
             if (n->children[i]->kind == MAILDEX__Q_NOT || !maildex__fts_able(n->children[i]))
@@ -193,7 +187,11 @@ static int64_t term_estimate(struct maildex__planner *p, const struct maildex__q
     return best == INT64_MAX ? 0 : best;
 }
 
-int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__qnode *n)
+static int64_t conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c, size_t n,
+                                    const bool *take);
+
+/* An estimate of the messages an fts_able n matches, from the word list. */
+static int64_t fts_estimate(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     int64_t e = 0;
 
@@ -203,21 +201,22 @@ int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__
         bool *take = talloc_array(p->ctx, bool, n->nchildren);
         for (size_t i = 0; take && i < n->nchildren; i++)
             take[i] = true;
-        return take ? maildex__fts_conjunction_estimate(p, n->children, n->nchildren, take) : 0;
+        return take ? conjunction_estimate(p, n->children, n->nchildren, take) : 0;
     }
     for (size_t i = 0; i < n->nchildren; i++) /* OR, XOR */
-        e += maildex__fts_estimate(p, n->children[i]);
+        e += fts_estimate(p, n->children[i]);
     return e;
 }
 
-int64_t maildex__fts_conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c,
-                                          size_t n, const bool *take)
+/* The estimate of the conjunction of the children take[] selects: its rarest positive part. */
+static int64_t conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c, size_t n,
+                                    const bool *take)
 {
     int64_t best = INT64_MAX;
 
     for (size_t i = 0; i < n; i++)
         if (take[i] && c[i]->kind != MAILDEX__Q_NOT) {
-            int64_t e = maildex__fts_estimate(p, c[i]);
+            int64_t e = fts_estimate(p, c[i]);
             best = e < best ? e : best;
         }
     return best == INT64_MAX ? 0 : best;
@@ -355,8 +354,8 @@ static const char *finish(struct maildex__planner *p, GString *s)
     return out ? out : "";
 }
 
-const char *maildex__fts_expression(struct maildex__planner *p, const struct maildex__qnode *n,
-                                    bool *prefix)
+/* The MATCH expression of an fts_able n; *prefix is set when it holds a prefix term. */
+static const char *expression(struct maildex__planner *p, const struct maildex__qnode *n, bool *prefix)
 {
     GString *s = g_string_new(NULL);
 
@@ -365,8 +364,9 @@ const char *maildex__fts_expression(struct maildex__planner *p, const struct mai
     return finish(p, s);
 }
 
-const char *maildex__fts_conjunction(struct maildex__planner *p, struct maildex__qnode *const *c,
-                                     size_t n, const bool *take, bool *prefix)
+/* The MATCH expression of the children of an AND that take[] selects. */
+static const char *conjunction(struct maildex__planner *p, struct maildex__qnode *const *c, size_t n,
+                               const bool *take, bool *prefix)
 {
     GString *s = g_string_new(NULL);
 
@@ -377,10 +377,10 @@ const char *maildex__fts_conjunction(struct maildex__planner *p, struct maildex_
 
 /* ---- probe and drive ------------------------------------------------------------------------------------ */
 
-const char *maildex__fts_probe(struct maildex__planner *p, const char *expression, bool prefix,
-                               const char *a)
+/* Probe and drive for a MATCH expression. */
+static const char *match_probe(struct maildex__planner *p, const char *m_expression, bool prefix, const char *a)
 {
-    struct maildex__match *m = maildex__match_new(p->ctx, expression, prefix, !p->opts->oldest_first);
+    struct maildex__match *m = maildex__match_new(p->ctx, m_expression, prefix, !p->opts->oldest_first);
 
     if (m == NULL) {
         p->st = MAILDEX_STATUS_NO_MEMORY;
@@ -389,19 +389,15 @@ const char *maildex__fts_probe(struct maildex__planner *p, const char *expressio
     return maildex__plan_fmt(p, "maildex_match(?%d, %s.id)", maildex__plan_match(p, m), a);
 }
 
-bool maildex__fts_drive(struct maildex__planner *p, const char *expression, struct maildex__drive *d)
+static bool match_drive(struct maildex__planner *p, const char *m_expression, struct maildex__drive *d)
 {
     return maildex__plan_arm(p, d, MAILDEX__DRIVER_FTS, "fts d CROSS JOIN messages m ON m.id = d.rowid",
                              "d.rowid",
-                             maildex__plan_fmt(p, "d.fts MATCH ?%d", maildex__plan_text(p, expression)),
+                             maildex__plan_fmt(p, "d.fts MATCH ?%d", maildex__plan_text(p, m_expression)),
                              false);
 }
 
 /* ---- the handler of a full-text term ---------------------------------------------------------------------- */
-
-/* Marks a prefix FTS5 must answer itself in the planner's key sets (any address no set has). */
-static const char no_prefix_mark;
-#define NO_PREFIX_SET ((const struct maildex__set *) &no_prefix_mark)
 
 /* A lone prefix's matches, read word by word once per query (fts-prefix.h): FTS5 would merge all its
  * words' positions before the first row whether the prefix drives or is probed, so reading its keys
@@ -414,12 +410,15 @@ static const struct maildex__set *prefix_set(struct maildex__planner *p, const s
         return NULL;
     if ((set = g_hash_table_lookup(p->key_sets, n)) == NULL) {
         set = maildex__fts_prefix_keys(p->ctx, p->db, fts_column(n->field), n->value);
-        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : NO_PREFIX_SET));
+        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : MAILDEX__NO_KEYS));
     }
-    return set == NO_PREFIX_SET ? NULL : set;
+    return set == MAILDEX__NO_KEYS ? NULL : set;
 }
 
-const struct maildex__set *maildex__fts_word_set(struct maildex__planner *p, const struct maildex__qnode *n)
+/* A free-text word's matches read from the index's pages (fts-prefix.h) once per query, when the
+ * query's every match is read anyway (opts->every_match); NULL for anything else, or when FTS5 must
+ * answer it. */
+static const struct maildex__set *word_set(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     const struct maildex__set *set;
     bool prefix;
@@ -428,22 +427,18 @@ const struct maildex__set *maildex__fts_word_set(struct maildex__planner *p, con
         (n->flags & MAILDEX__QFLAG_WILDCARD) || fts_column(n->field) != NULL || p->st != MAILDEX_STATUS_OK)
         return NULL;
     if ((set = g_hash_table_lookup(p->key_sets, n)) == NULL) {
-        set = maildex__fts_term_keys(p->ctx, p->db, maildex__fts_expression(p, n, &prefix));
-        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : NO_PREFIX_SET));
+        set = maildex__fts_term_keys(p->ctx, p->db, expression(p, n, &prefix));
+        g_hash_table_insert(p->key_sets, (gpointer) n, (gpointer) (set ? set : MAILDEX__NO_KEYS));
     }
-    return set == NO_PREFIX_SET ? NULL : set;
+    return set == MAILDEX__NO_KEYS ? NULL : set;
 }
 
-bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n)
+/* Whether n is a lone prefix whose keys the planner reads from the index's pages (fts-prefix.h),
+ * reading them now: it is then a part of its own in an AND, not a piece of the AND's FTS5
+ * expression, where FTS5 would merge its words' positions. */
+static bool lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     return n->kind == MAILDEX__Q_TERM && is_fts_term(n) && prefix_set(p, n) != NULL;
-}
-
-bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n)
-{
-    const struct maildex__set *set = n->kind == MAILDEX__Q_TERM ? g_hash_table_lookup(p->key_sets, n) : NULL;
-
-    return set != NULL && set != NO_PREFIX_SET;
 }
 
 static const char *term_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
@@ -453,9 +448,9 @@ static const char *term_probe(struct maildex__planner *p, const struct maildex__
     const char *m;
 
     if (set)
-        return maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a);
-    m = maildex__fts_expression(p, n, &prefix);
-    return maildex__fts_probe(p, m, prefix, a);
+        return maildex__plan_in_keys(p, set, a);
+    m = expression(p, n, &prefix);
+    return match_probe(p, m, prefix, a);
 }
 
 static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
@@ -463,14 +458,9 @@ static bool term_drive(struct maildex__planner *p, const struct maildex__qnode *
     const struct maildex__set *set = prefix_set(p, n);
     bool prefix;
 
-    if (set && maildex__set_size(set) == 0)
-        return maildex__plan_none(p, d);
     if (set)
-        return maildex__plan_arm(p, d, MAILDEX__DRIVER_FTS,
-                                 maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m ON m.id = s.value",
-                                                   maildex__plan_set(p, set)),
-                                 "s.value", "1", false);
-    return maildex__fts_drive(p, maildex__fts_expression(p, n, &prefix), d);
+        return maildex__plan_drive_key_set(p, d, set, MAILDEX__DRIVER_FTS);
+    return match_drive(p, expression(p, n, &prefix), d);
 }
 
 static int64_t term_estimate_capped(struct maildex__planner *p, const struct maildex__qnode *n,
@@ -481,9 +471,6 @@ static int64_t term_estimate_capped(struct maildex__planner *p, const struct mai
     (void) cap;
     return set ? (int64_t) maildex__set_size(set) : term_estimate(p, n);
 }
-
-const struct maildex__field_ops maildex__fts_field_ops = {term_probe, term_drive, term_estimate_capped,
-                                                          true};
 
 /* ---- any word of a field, and (field (of ...)) ------------------------------------------------------------- */
 
@@ -496,21 +483,6 @@ static const char *any_word_probe(struct maildex__planner *p, const struct maild
     return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM fts_text t WHERE t.id = %s.id AND regexp(?%d, t.\"%s\"))",
                              a, maildex__plan_text(p, ANY_WORD_CHAR), fts_column(n->field));
 }
-
-static bool any_word_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
-{
-    (void) p, (void) n, (void) d;
-    return false;
-}
-
-static int64_t any_word_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
-{
-    (void) p, (void) n, (void) cap;
-    return MAILDEX__EST_MANY;
-}
-
-const struct maildex__field_ops maildex__fts_any_word_ops = {any_word_probe, any_word_drive, any_word_estimate,
-                                                             true};
 
 /* The words of column in the messages stream selects (run with the plan's values so far), each once, as
  * exact terms of field under an OR. */
@@ -569,16 +541,101 @@ static struct maildex__qnode *words_of(struct maildex__planner *p, enum maildex_
     return p->st == MAILDEX_STATUS_OK ? or : NULL;
 }
 
-const struct maildex__qnode *maildex__fts_same(struct maildex__planner *p, const struct maildex__qnode *n)
+/* A full-text (field (of ...)) as the OR of the words the field holds in the messages matching its
+ * child, each exact (notmuch's expansion into the field's terms, which leaves out their stems; NONE
+ * when there are none), made once per node; NULL on error (on p). */
+static const struct maildex__qnode *same_words(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     struct maildex__qnode *words = g_hash_table_lookup(p->rewrites, n);
     const char *stream;
 
     if (words || p->st != MAILDEX_STATUS_OK)
         return words;
-    if ((stream = maildex__plan_stream(p, n->children[0])) == NULL)
+    if ((stream = p->stream(p, n->children[0])) == NULL)
         return NULL;
     if ((words = words_of(p, n->field, stream)) != NULL)
         g_hash_table_insert(p->rewrites, (gpointer) n, words);
     return words;
 }
+
+/* ---- from:/regex/ and subject:/regex/, on the stored text ------------------------------------------------ */
+
+static const char *from_regex_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
+{
+    if (!maildex__plan_regex_ok(p, n))
+        return "0";
+    return maildex__plan_fmt(p, "EXISTS (SELECT 1 FROM fts_text WHERE fts_text.id = %s.id AND "
+                                "regexp(?%d, fts_text.\"from\"))",
+                             a, maildex__plan_text(p, n->value));
+}
+
+static const char *subject_regex_probe(struct maildex__planner *p, const struct maildex__qnode *n,
+                                       const char *a)
+{
+    if (!maildex__plan_regex_ok(p, n))
+        return "0";
+    return maildex__plan_fmt(p, "regexp(?%d, %s.subject)", maildex__plan_text(p, n->value), a);
+}
+
+/* ---- the group of an AND's full-text parts: one MATCH ------------------------------------------------------ */
+
+/* A part (or a NOT part's child) joins unless it is a lone prefix read from the index's pages, which
+ * is a set of its own. */
+static bool group_joins(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    return maildex__fts_able(n) && !lone_prefix(p, n);
+}
+
+static const char *group_probe(struct maildex__planner *p, struct maildex__qnode *const *c, size_t nc,
+                               const bool *take, const char *a)
+{
+    bool prefix;
+    const char *m = conjunction(p, c, nc, take, &prefix);
+
+    return match_probe(p, m, prefix, a);
+}
+
+static bool group_drive(struct maildex__planner *p, struct maildex__qnode *const *c, size_t nc, const bool *take,
+                        struct maildex__drive *d, bool *bulk)
+{
+    return match_drive(p, conjunction(p, c, nc, take, bulk), d);
+}
+
+static const struct maildex__group_ops group = {group_joins, group_probe, group_drive, conjunction_estimate};
+
+/* ---- a full-text AND, OR or XOR answered whole: one MATCH --------------------------------------------------- */
+
+static const char *whole_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
+{
+    bool prefix;
+    const char *m = expression(p, n, &prefix);
+
+    return match_probe(p, m, prefix, a);
+}
+
+static bool whole_drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
+{
+    bool prefix;
+
+    return match_drive(p, expression(p, n, &prefix), d);
+}
+
+static int64_t whole_estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
+{
+    (void) cap;
+    return fts_estimate(p, n);
+}
+
+/* ---- the handlers ---------------------------------------------------------------------------------------- */
+
+const struct maildex__field_ops maildex__fts_term_ops = {
+    .probe = term_probe, .drive = term_drive, .estimate = term_estimate_capped, .read_keys = word_set,
+    .group = &group, .cheap_estimate = true};
+const struct maildex__field_ops maildex__fts_whole_ops = {
+    .probe = whole_probe, .drive = whole_drive, .estimate = whole_estimate, .group = &group,
+    .cheap_estimate = true};
+const struct maildex__field_ops maildex__fts_any_word_ops = {.probe = any_word_probe, .cheap_estimate = true};
+const struct maildex__field_ops maildex__fts_same_ops = {.rewrite = same_words};
+const struct maildex__field_ops maildex__from_regex_ops = {.probe = from_regex_probe, .cheap_estimate = true};
+const struct maildex__field_ops maildex__subject_regex_ops = {.probe = subject_regex_probe,
+                                                              .cheap_estimate = true};

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The query planner (see plan.h): the AST becomes one streaming SQL statement plus the per-row
- * match and exclusion expressions that thread summaries need. This file composes: AND, OR, NOT, XOR,
- * thread:{...} and the sexp syntax's (field (of ...)), choosing for an AND the most selective drivable part and probing the others, and
- * assembles the plan. What a single term means is its field's handler (fields.c, fts.c);
- * the building blocks they share are planner.c's.
+ * match and exclusion expressions that thread summaries need. This file composes: AND, OR, NOT, XOR
+ * and thread:{...}, choosing for an AND the most selective drivable part (its full-text parts count as
+ * one) and probing the others, and assembles the plan. What a term means, and a node that one field
+ * answers whole, is its handler's, which it finds through the table of handlers.h and calls through
+ * the entry points of planner.h only; an OR or XOR read whole into a set is or-sets.c's; the building
+ * blocks they share are planner.c's. Handlers reach back only through p->stream, set here.
  * Plan-time look-ups run once per query through the statement cache and cost the same at any store
  * size: sizes are estimated only where an AND has a choice to make, and a count never reads more than
  * MAILDEX__ESTIMATE_CAP entries. Strings are joined once, in balanced parentheses, so that neither
  * building them nor SQLite's expression depth grows faster than the query. Nothing here prints or
  * reads config, and no user text ever reaches SQL text. */
+#include "plan.h"
 #include "planner.h"
 
+#include "handlers.h"
+#include "or-sets.h"
 #include "util/regexp.h"
-#include "side-read.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -24,39 +28,67 @@
 static const char *probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a);
 static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d);
 
-/* Whether an AND's child c (or the child of a NOT) joins the AND's one FTS5 expression: a full-text
- * part, but not a lone prefix read from the index's pages, which is a set of its own. */
-static bool fts_part(struct maildex__planner *p, const struct maildex__qnode *c)
+/* The group of an AND's parts that its child c (or the child of a NOT) joins, or NULL. */
+static const struct maildex__group_ops *group_of(struct maildex__planner *p, const struct maildex__qnode *c)
 {
     const struct maildex__qnode *x = c->kind == MAILDEX__Q_NOT ? c->children[0] : c;
+    const struct maildex__field_ops *h = maildex__handler(x);
 
-    return maildex__fts_able(x) && !maildex__fts_lone_prefix(p, x);
+    return h && h->group && h->group->joins(p, x) ? h->group : NULL;
 }
 
-/* The probe of an AND of the children take[] selects: the full-text ones as one MATCH cursor. */
+/* Marks in[i] the children of an AND (those take[] selects, or all) that join one group: the group of
+ * the first that joins any, returned (NULL when none does). *positive says whether a part that is not a
+ * NOT joins it (a group of negations alone is no group: its parts are probed one by one). */
+static const struct maildex__group_ops *group_parts(struct maildex__planner *p, struct maildex__qnode *const *c,
+                                                    size_t n, const bool *take, bool *in, bool *positive)
+{
+    const struct maildex__group_ops *group = NULL;
+
+    *positive = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct maildex__group_ops *g = take && !take[i] ? NULL : group_of(p, c[i]);
+        in[i] = g != NULL && (group == NULL || g == group);
+        if (in[i]) {
+            group = g;
+            *positive |= c[i]->kind != MAILDEX__Q_NOT;
+        }
+    }
+    return group;
+}
+
+/* Whether n's handler drives it; as planner.h says, one without a drive never does. */
+static bool handler_drive(struct maildex__planner *p, const struct maildex__field_ops *h,
+                          const struct maildex__qnode *n, struct maildex__drive *d)
+{
+    return h->drive != NULL && h->drive(p, n, d);
+}
+
+static int64_t handler_estimate(struct maildex__planner *p, const struct maildex__field_ops *h,
+                                const struct maildex__qnode *n, int64_t cap)
+{
+    return h->estimate ? h->estimate(p, n, cap) : MAILDEX__EST_MANY;
+}
+
+/* The probe of an AND of the children take[] selects: those of one group (the full-text ones) as one
+ * probe (one MATCH cursor). */
 static const char *probe_and(struct maildex__planner *p, struct maildex__qnode *const *c, size_t n,
                              const bool *take, const char *a)
 {
     const char **parts = talloc_array(p->ctx, const char *, n + 1);
-    bool *fts = talloc_zero_array(p->ctx, bool, n), any = false, prefix;
+    bool *in = talloc_zero_array(p->ctx, bool, n), any = false;
+    const struct maildex__group_ops *group;
     size_t k = 0;
 
-    if (parts == NULL || fts == NULL) {
+    if (parts == NULL || in == NULL) {
         p->st = MAILDEX_STATUS_NO_MEMORY;
         return "0";
     }
-    for (size_t i = 0; i < n; i++) {
-        if (!take[i])
-            continue;
-        fts[i] = fts_part(p, c[i]);
-        any |= fts[i] && c[i]->kind != MAILDEX__Q_NOT;
-    }
-    if (any) {
-        const char *m = maildex__fts_conjunction(p, c, n, fts, &prefix);
-        parts[k++] = maildex__fts_probe(p, m, prefix, a);
-    }
+    group = group_parts(p, c, n, take, in, &any);
+    if (any)
+        parts[k++] = group->probe(p, c, n, in, a);
     for (size_t i = 0; i < n; i++)
-        if (take[i] && !(any && fts[i]))
+        if (take[i] && !(any && in[i]))
             parts[k++] = probe(p, c[i], a);
     return maildex__plan_join(p, parts, k, " AND ", "1");
 }
@@ -106,57 +138,41 @@ static const char *probe_children(struct maildex__planner *p, const struct maild
 /* The threads that hold a message matching n (thread:{n}), found once per query: the stream of n's
  * own plan, read whole. */
 static const struct maildex__set *thread_set(struct maildex__planner *p, const struct maildex__qnode *n);
-static bool too_long(struct maildex__planner *p, const struct maildex__qnode *n);
-static const char *key_set_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a);
-static bool key_set_drive(struct maildex__planner *p, const struct maildex__qnode *n,
-                          struct maildex__drive *d);
 
 static const char *probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
 {
-    bool prefix;
+    const struct maildex__field_ops *h;
 
     if (p->st != MAILDEX_STATUS_OK)
         return "0";
+    if (n->kind != MAILDEX__Q_AND && (h = maildex__handler(n)) != NULL) {
+        if (h->rewrite == NULL)
+            return h->probe(p, n, a);
+        n = h->rewrite(p, n); /* planned in n's place */
+        return n ? probe(p, n, a) : "0";
+    }
     switch (n->kind) {
     case MAILDEX__Q_ALL:
         return "1";
     case MAILDEX__Q_NONE:
         return "0";
-    case MAILDEX__Q_TERM:
-        return maildex__field_ops(n)->probe(p, n, a);
     case MAILDEX__Q_NOT:
         return maildex__plan_fmt(p, "NOT (%s)", probe(p, n->children[0], a));
-    case MAILDEX__Q_THREAD: {
-        const struct maildex__set *set = thread_set(p, n->children[0]);
-        return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a)
-                   : "0";
-    }
-    case MAILDEX__Q_SAME:
-        if (maildex__same_ops(n))
-            return maildex__same_ops(n)->probe(p, n, a);
-        return maildex__fts_same(p, n) ? probe(p, maildex__fts_same(p, n), a) : "0";
+    case MAILDEX__Q_THREAD:
+        return maildex__plan_in_threads(p, thread_set(p, n->children[0]), a);
     case MAILDEX__Q_AND:
         return probe_and(p, n->children, n->nchildren, all_true(p, n->nchildren), a);
     case MAILDEX__Q_OR:
-        if (maildex__fts_able(n)) {
-            const char *m = maildex__fts_expression(p, n, &prefix);
-            return maildex__fts_probe(p, m, prefix, a);
-        }
-        if (maildex__or_ops(n))
-            return maildex__or_ops(n)->probe(p, n, a);
-        if (too_long(p, n))
-            return key_set_probe(p, n, a);
+        if (maildex__or_set_wanted(p, n))
+            return maildex__or_set_probe(p, n, a);
         return probe_children(p, n, a, " OR ");
     case MAILDEX__Q_XOR:
-        if (maildex__fts_able(n)) {
-            const char *m = maildex__fts_expression(p, n, &prefix);
-            return maildex__fts_probe(p, m, prefix, a);
-        }
-        if (too_long(p, n))
-            return key_set_probe(p, n, a);
+        if (maildex__or_set_wanted(p, n))
+            return maildex__or_set_probe(p, n, a);
         return probe_xor(p, n->children, n->nchildren, SIZE_MAX, a);
+    default: /* a term or a (field (of ...)): a handler's */
+        return "0";
     }
-    return "0";
 }
 
 /* ---- estimates ---------------------------------------------------------------------------------------- */
@@ -176,23 +192,22 @@ static int64_t thread_set_messages(struct maildex__planner *p, const struct mail
  * (MAILDEX__EST_MANY beyond). */
 static int64_t estimate(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap)
 {
+    const struct maildex__field_ops *h;
     int64_t e = 0, best = MAILDEX__EST_MANY;
 
     if (p->st != MAILDEX_STATUS_OK)
         return MAILDEX__EST_MANY;
-    if (n->kind != MAILDEX__Q_TERM && maildex__fts_able(n))
-        return maildex__fts_estimate(p, n);
+    if ((h = maildex__handler(n)) != NULL) {
+        if (h->rewrite == NULL)
+            return handler_estimate(p, h, n, cap);
+        n = h->rewrite(p, n); /* planned in n's place */
+        return n ? estimate(p, n, cap) : MAILDEX__EST_MANY;
+    }
     switch (n->kind) {
     case MAILDEX__Q_NONE:
         return 0;
-    case MAILDEX__Q_TERM:
-        return maildex__field_ops(n)->estimate(p, n, cap);
     case MAILDEX__Q_THREAD:
         return thread_set_messages(p, thread_set(p, n->children[0]));
-    case MAILDEX__Q_SAME:
-        if (maildex__same_ops(n))
-            return maildex__same_ops(n)->estimate(p, n, cap);
-        return maildex__fts_same(p, n) ? estimate(p, maildex__fts_same(p, n), cap) : MAILDEX__EST_MANY;
     case MAILDEX__Q_AND:
         for (size_t i = 0; i < n->nchildren; i++)
             if (n->children[i]->kind != MAILDEX__Q_NOT) {
@@ -201,9 +216,6 @@ static int64_t estimate(struct maildex__planner *p, const struct maildex__qnode 
             }
         return best;
     case MAILDEX__Q_OR:
-        if (maildex__or_ops(n))
-            return maildex__or_ops(n)->estimate(p, n, cap);
-        /* fall through */
     case MAILDEX__Q_XOR:
         /* Every part is estimated (each count stopping at cap): a sum cut short at the cap would
          * tie with an exact stored count it is in fact larger than. */
@@ -218,11 +230,11 @@ static int64_t estimate(struct maildex__planner *p, const struct maildex__qnode 
 /* Whether n's estimate reads only stored counts (so it is made before any that counts). */
 static bool cheap(const struct maildex__qnode *n)
 {
-    if (n->kind == MAILDEX__Q_TERM)
-        return maildex__field_ops(n)->cheap_estimate;
-    if (maildex__or_ops(n))
-        return maildex__or_ops(n)->cheap_estimate;
-    if (maildex__fts_able(n) || n->kind == MAILDEX__Q_NONE)
+    const struct maildex__field_ops *h = maildex__handler(n);
+
+    if (h)
+        return h->cheap_estimate;
+    if (n->kind == MAILDEX__Q_NONE)
         return true;
     for (size_t i = 0; i < n->nchildren; i++)
         if (!cheap(n->children[i]))
@@ -262,21 +274,22 @@ static int64_t stored_messages(struct maildex__planner *p)
     return p->stored;
 }
 
-/* The full-text group of an AND (the children fts[] selects): its words' documents, at most the
- * store. */
-static int64_t fts_group_estimate(struct maildex__planner *p, const struct maildex__qnode *n,
-                                  const bool *fts)
+/* The group of an AND's parts (the children in[] selects): its estimate (a full-text group's words'
+ * documents), at most the store. */
+static int64_t group_estimate(struct maildex__planner *p, const struct maildex__group_ops *group,
+                              const struct maildex__qnode *n, const bool *in)
 {
-    const int64_t words = maildex__fts_conjunction_estimate(p, n->children, n->nchildren, fts);
+    const int64_t words = group->estimate(p, n->children, n->nchildren, in);
     const int64_t all = stored_messages(p);
 
     return words < all ? words : all;
 }
 
-/* The estimates of an AND's candidate drivers (can[i]; est[nc] is the full-text group's): stored ones
- * first, then counts that stop at the best size so far. Only made when there is a choice. */
+/* The estimates of an AND's candidate drivers (can[i]; est[nc] is the group's): stored ones first,
+ * then counts that stop at the best size so far. Only made when there is a choice. */
 static void estimate_candidates(struct maildex__planner *p, const struct maildex__qnode *n,
-                                const bool *fts, const bool *can, int64_t *est)
+                                const struct maildex__group_ops *group, const bool *in, const bool *can,
+                                int64_t *est)
 {
     const size_t nc = n->nchildren;
     ssize_t best = -1;
@@ -288,44 +301,41 @@ static void estimate_candidates(struct maildex__planner *p, const struct maildex
             if (!can[i] || is_cheap != (pass == 0))
                 continue;
             cap = best >= 0 && est[best] < MAILDEX__ESTIMATE_CAP ? est[best] + 1 : MAILDEX__ESTIMATE_CAP;
-            est[i] = i == nc ? fts_group_estimate(p, n, fts) : estimate(p, n->children[i], cap);
+            est[i] = i == nc ? group_estimate(p, group, n, in) : estimate(p, n->children[i], cap);
             if (best < 0 || est[i] < est[best])
                 best = (ssize_t) i;
         }
 }
 
-/* An AND drives from its most selective part (all full-text parts together count as one) and probes
- * the others in each arm; a part that cannot drive after all (a regex, a lastmod range) gives way to
- * the next best. */
+/* An AND drives from its most selective part (the parts of its group, the full-text ones, together
+ * count as one) and probes the others in each arm; a part that cannot drive after all (a regex, a
+ * lastmod range) gives way to the next best. */
 static bool drive_and(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
     const size_t nc = n->nchildren;
-    bool *fts = talloc_zero_array(p->ctx, bool, nc), *rest = talloc_zero_array(p->ctx, bool, nc);
-    bool *can = talloc_zero_array(p->ctx, bool, nc + 1), any_fts = false, prefix = false;
+    bool *in = talloc_zero_array(p->ctx, bool, nc), *rest = talloc_zero_array(p->ctx, bool, nc);
+    bool *can = talloc_zero_array(p->ctx, bool, nc + 1), any = false, prefix = false;
     int64_t *est = talloc_zero_array(p->ctx, int64_t, nc + 1);
+    const struct maildex__group_ops *group;
     size_t choices = 0;
     ssize_t best = -1;
 
-    if (fts == NULL || rest == NULL || can == NULL || est == NULL) {
+    if (in == NULL || rest == NULL || can == NULL || est == NULL) {
         p->st = MAILDEX_STATUS_NO_MEMORY;
         return false;
     }
-    for (size_t i = 0; i < nc; i++) {
-        const struct maildex__qnode *c = n->children[i];
-        fts[i] = fts_part(p, c);
-        any_fts |= fts[i] && c->kind != MAILDEX__Q_NOT;
-    }
-    /* can[nc] is the full-text group, can[i] child i; a NOT never drives. */
-    can[nc] = any_fts;
+    group = group_parts(p, n->children, nc, NULL, in, &any);
+    /* can[nc] is the group, can[i] child i; a NOT never drives. */
+    can[nc] = any;
     for (size_t i = 0; i < nc; i++)
-        choices += can[i] = !(any_fts && fts[i]) && n->children[i]->kind != MAILDEX__Q_NOT;
-    choices += any_fts;
+        choices += can[i] = !(any && in[i]) && n->children[i]->kind != MAILDEX__Q_NOT;
+    choices += any;
     if (choices > 1)
-        estimate_candidates(p, n, fts, can, est);
+        estimate_candidates(p, n, group, in, can, est);
     while (p->st == MAILDEX_STATUS_OK) {
         best = -1;
-        /* The full-text group first, so that it wins a tie: a prefix in it costs its whole merged
-         * doclist whether it drives or is probed. */
+        /* The group first, so that it wins a tie: a prefix in a full-text group costs its whole
+         * merged doclist whether it drives or is probed. */
         for (size_t k = 0; k <= nc; k++) {
             const size_t i = k == 0 ? nc : k - 1;
             if (can[i] && (best < 0 || est[i] < est[best]))
@@ -333,21 +343,20 @@ static bool drive_and(struct maildex__planner *p, const struct maildex__qnode *n
         }
         if (best < 0)
             return false;
-        if ((size_t) best == nc
-                ? maildex__fts_drive(p, maildex__fts_conjunction(p, n->children, nc, fts, &prefix), d)
-                : drive(p, n->children[best], d))
+        if ((size_t) best == nc ? group->drive(p, n->children, nc, in, d, &prefix)
+                                : drive(p, n->children[best], d))
             break;
         can[best] = false;
     }
     if (p->st != MAILDEX_STATUS_OK)
         return false;
     for (size_t i = 0; i < nc; i++)
-        rest[i] = (size_t) best == nc ? !fts[i] : (ssize_t) i != best;
+        rest[i] = (size_t) best == nc ? !in[i] : (ssize_t) i != best;
     /* A prefix's doclist is merged whole before its first row: every row is read, so the probes may
      * read their own matches whole too. */
     const int64_t outer_bulk = p->bulk_rows;
     if ((size_t) best == nc && prefix)
-        p->bulk_rows = choices > 1 ? est[nc] : fts_group_estimate(p, n, fts);
+        p->bulk_rows = choices > 1 ? est[nc] : group_estimate(p, group, n, in);
     restrict_arms(p, d, and_rest_probe, &(struct and_rest){n, rest});
     p->bulk_rows = outer_bulk;
     return true;
@@ -377,15 +386,11 @@ static bool union_of(struct maildex__planner *p, struct maildex__drive *parts, s
     return true;
 }
 
+/* OR: the union of its parts' drives. */
 static bool drive_or(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
     struct maildex__drive *parts;
-    bool prefix;
 
-    if (maildex__fts_able(n))
-        return maildex__fts_drive(p, maildex__fts_expression(p, n, &prefix), d);
-    if (maildex__or_ops(n) && maildex__or_ops(n)->drive(p, n, d))
-        return true;
     if (p->st != MAILDEX_STATUS_OK || n->nchildren > MAILDEX__MAX_ARMS)
         return false;
     parts = talloc_zero_array(p->ctx, struct maildex__drive, n->nchildren);
@@ -414,10 +419,7 @@ static const char *xor_rest_probe(struct maildex__planner *p, void *data)
 static bool drive_xor(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
     struct maildex__drive *parts;
-    bool prefix;
 
-    if (maildex__fts_able(n))
-        return maildex__fts_drive(p, maildex__fts_expression(p, n, &prefix), d);
     if (n->nchildren > MAILDEX__MAX_ARMS)
         return false;
     parts = talloc_zero_array(p->ctx, struct maildex__drive, n->nchildren);
@@ -437,33 +439,41 @@ static bool drive_xor(struct maildex__planner *p, const struct maildex__qnode *n
  * join the set's rows with the thread index (SQLite then sorts them). */
 static bool drive_thread(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
-    return maildex__plan_drive_set(p, d, thread_set(p, n->children[0]), MAILDEX__DRIVER_THREAD,
-                                   "messages m", "m.id", "m.thread", false);
+    return maildex__plan_drive_threads(p, d, thread_set(p, n->children[0]));
 }
 
 /* Fills d with the arms that stream exactly the messages matching n, if n can drive. */
 static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__drive *d)
 {
+    const struct maildex__field_ops *h;
+
     if (p->st != MAILDEX_STATUS_OK)
         return false;
     memset(d, 0, sizeof *d);
+    if ((n->kind == MAILDEX__Q_OR || n->kind == MAILDEX__Q_XOR) && maildex__or_set_wanted(p, n))
+        return maildex__or_set_drive(p, n, d);
+    if (n->kind != MAILDEX__Q_AND && (h = maildex__handler(n)) != NULL) {
+        if (h->rewrite) {
+            n = h->rewrite(p, n); /* planned in n's place */
+            return n && drive(p, n, d);
+        }
+        if (handler_drive(p, h, n, d))
+            return true;
+        if (n->kind != MAILDEX__Q_OR)
+            return false;
+        /* an OR's handler may refuse (a few ids): the union of its terms' drives then */
+    }
     switch (n->kind) {
     case MAILDEX__Q_NONE:
         return maildex__plan_none(p, d);
-    case MAILDEX__Q_TERM:
-        return maildex__field_ops(n)->drive(p, n, d);
     case MAILDEX__Q_AND:
         return drive_and(p, n, d);
     case MAILDEX__Q_OR:
-        return too_long(p, n) ? key_set_drive(p, n, d) : drive_or(p, n, d);
+        return drive_or(p, n, d);
     case MAILDEX__Q_XOR:
-        return too_long(p, n) ? key_set_drive(p, n, d) : drive_xor(p, n, d);
+        return drive_xor(p, n, d);
     case MAILDEX__Q_THREAD:
         return drive_thread(p, n, d);
-    case MAILDEX__Q_SAME:
-        if (maildex__same_ops(n))
-            return maildex__same_ops(n)->drive(p, n, d);
-        return maildex__fts_same(p, n) && drive(p, maildex__fts_same(p, n), d);
     default:
         return false;
     }
@@ -471,7 +481,9 @@ static bool drive(struct maildex__planner *p, const struct maildex__qnode *n, st
 
 /* ---- thread:{...}, and the streams of subqueries read at plan time ---------------------------------------- */
 
-const char *maildex__plan_stream(struct maildex__planner *p, const struct maildex__qnode *n)
+/* `SELECT ... AS k` streaming the keys of the messages matching n, from n's own plan (its values bound
+ * as parameters of p); NULL on error (on p). The handlers' p->stream. */
+static const char *stream(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     struct maildex__set *hidden = p->hidden_tags;
     struct maildex__drive d;
@@ -500,178 +512,21 @@ const char *maildex__plan_stream(struct maildex__planner *p, const struct mailde
     return maildex__plan_compound(p, arms, d.narms, " UNION ALL ");
 }
 
-struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql)
-{
-    struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
-                                   .nbinds = p->binds->len};
-    struct maildex__set *set = NULL;
-    sqlite3_stmt *stmt = NULL;
-    maildex_status_t st = MAILDEX_STATUS_OK;
-    int rc = sql ? sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL) : SQLITE_NOMEM;
-
-    if (rc != SQLITE_OK)
-        st = maildex__sql_error(p->db, rc, "cannot plan the query");
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__plan_bind(p->db, &so_far, stmt);
-    if (st == MAILDEX_STATUS_OK && (set = maildex__set_of_column(p->ctx, stmt, &rc)) == NULL)
-        st = rc == SQLITE_NOMEM ? MAILDEX_STATUS_NO_MEMORY
-                                : maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
-    sqlite3_finalize(stmt);
-    if (p->st == MAILDEX_STATUS_OK)
-        p->st = st;
-    return set;
-}
-
 static const struct maildex__set *thread_set(struct maildex__planner *p, const struct maildex__qnode *n)
 {
     struct maildex__set *set = g_hash_table_lookup(p->thread_sets, n);
-    const char *stream;
+    const char *keys;
 
     if (set || p->st != MAILDEX_STATUS_OK)
         return set;
-    stream = maildex__plan_stream(p, n);
-    if (stream == NULL)
+    keys = stream(p, n);
+    if (keys == NULL)
         return NULL;
     set = maildex__plan_read_keys(p, maildex__plan_fmt(p, "SELECT m.thread FROM (%s) s CROSS JOIN messages m "
-                                           "ON m.id = s.k", stream));
+                                                          "ON m.id = s.k", keys));
     if (set)
         g_hash_table_insert(p->thread_sets, (gpointer) n, set);
     return set;
-}
-
-/* Whether every child of n is a word whose matches the pages give (maildex__fts_word_set), reading
- * them now. */
-static bool words_from_pages(struct maildex__planner *p, const struct maildex__qnode *n)
-{
-    for (size_t i = 0; i < n->nchildren; i++)
-        if (maildex__fts_word_set(p, n->children[i]) == NULL)
-            return false;
-    return n->nchildren > 0;
-}
-
-/* Whether n is an OR or XOR too long to drive as a union or to probe part by part on every message
- * (three thousand `(tag:x and word)` would cost three thousand probes per message), or an XOR whose
- * parts are cheaper read once each than streamed and probed: with a prefix, or, when every match is
- * read anyway, of words the pages give (FTS5 would walk each word's positions once per time its
- * expression names it: `the xor to` names each twice). */
-static bool too_long(struct maildex__planner *p, const struct maildex__qnode *n)
-{
-    if (n->kind == MAILDEX__Q_XOR && words_from_pages(p, n))
-        return true;
-    if ((n->kind != MAILDEX__Q_OR && n->kind != MAILDEX__Q_XOR) || maildex__fts_able(n) ||
-        maildex__or_ops(n) != NULL)
-        return false;
-    /* An XOR with a prefix in it too: as a union, each part would be streamed in one arm and probed
-     * in the others, and a prefix costs its whole merged doclist either way. */
-    return n->nchildren > MAILDEX__MAX_ARMS || (n->kind == MAILDEX__Q_XOR && maildex__fts_has_prefix(n));
-}
-
-/* Each part's keys, parts[i] for n's child i. The costly parts (a prefix FTS5 answers: it merges all
- * its words' doclists before the first key) after the first are read on a second connection and core
- * while this one reads the rest: an XOR of two prefixes then costs the slower one, not both. A lone
- * prefix read word by word (fts-prefix.h) is a set by now, and costs nothing more here. */
-static void read_parts(struct maildex__planner *p, const struct maildex__qnode *n, struct maildex__set **parts)
-{
-    const size_t np = n->nchildren;
-    const char **streams = talloc_zero_array(p->ctx, const char *, np);
-    const char **side_sqls = talloc_zero_array(p->ctx, const char *, np);
-    size_t *side_part = talloc_zero_array(p->ctx, size_t, np);
-    struct maildex__set **side_sets = talloc_zero_array(p->ctx, struct maildex__set *, np);
-    struct maildex__side_read *side = NULL;
-    size_t nside = 0, ncostly = 0;
-
-    if (!streams || !side_sqls || !side_part || !side_sets) {
-        p->st = MAILDEX_STATUS_NO_MEMORY;
-        return;
-    }
-    for (size_t i = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
-        const struct maildex__set *words = maildex__fts_word_set(p, n->children[i]);
-        if (words) { /* a copy: the merge below frees its parts, the planner keeps this one */
-            if ((parts[i] = maildex__set_union(p->ctx, (struct maildex__set *const *) &words, 1)) == NULL)
-                p->st = MAILDEX_STATUS_NO_MEMORY;
-            continue;
-        }
-        streams[i] = maildex__plan_stream(p, n->children[i]);
-        if (streams[i] && maildex__fts_has_prefix(n->children[i]) &&
-            !maildex__fts_prefix_read(p, n->children[i]) && ncostly++ > 0) {
-            side_part[nside] = i;
-            side_sqls[nside++] = streams[i];
-        }
-    }
-    if (p->st != MAILDEX_STATUS_OK)
-        return;
-    if (nside) {
-        const struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
-                                             .nbinds = p->binds->len};
-        side = maildex__side_read_start(p->ctx, p->db, side_sqls, nside, &so_far);
-    }
-    for (size_t i = 0, j = 0; i < np && p->st == MAILDEX_STATUS_OK; i++) {
-        if (side && j < nside && side_part[j] == i) {
-            j++;
-            continue;
-        }
-        if (parts[i] == NULL)
-            parts[i] = maildex__plan_read_keys(p, streams[i]);
-    }
-    if (side == NULL)
-        return;
-    maildex__side_read_finish(side, p->db, p->ctx, side_sets);
-    for (size_t j = 0; j < nside && p->st == MAILDEX_STATUS_OK; j++)
-        parts[side_part[j]] = side_sets[j] ? side_sets[j] : maildex__plan_read_keys(p, side_sqls[j]);
-}
-
-/* The messages a too_long n matches, found once per query: each part's own plan read once (the sum
- * of the parts), the parts' sorted keys merged pairwise, balanced (an XOR keeps the keys in one side
- * only, which is odd membership over all parts). */
-static const struct maildex__set *key_set(struct maildex__planner *p, const struct maildex__qnode *n)
-{
-    struct maildex__set *set = g_hash_table_lookup(p->key_sets, n);
-    struct maildex__set **parts;
-    const size_t np = n->nchildren;
-
-    if (set || p->st != MAILDEX_STATUS_OK)
-        return set;
-    parts = talloc_zero_array(p->ctx, struct maildex__set *, np);
-    if (parts)
-        read_parts(p, n, parts);
-    for (size_t width = 1; parts && width < np && p->st == MAILDEX_STATUS_OK; width *= 2)
-        for (size_t i = 0; i + width < np && p->st == MAILDEX_STATUS_OK; i += 2 * width) {
-            struct maildex__set *both = maildex__set_merge(p->ctx, parts[i], parts[i + width],
-                                                           n->kind == MAILDEX__Q_XOR);
-            if (both == NULL)
-                p->st = MAILDEX_STATUS_NO_MEMORY;
-            talloc_free(parts[i]);
-            talloc_free(parts[i + width]);
-            parts[i] = both;
-        }
-    set = parts && p->st == MAILDEX_STATUS_OK ? parts[0] : NULL;
-    talloc_free(parts);
-    if (set)
-        g_hash_table_insert(p->key_sets, (gpointer) n, set);
-    else if (p->st == MAILDEX_STATUS_OK)
-        p->st = MAILDEX_STATUS_NO_MEMORY;
-    return set;
-}
-
-static const char *key_set_probe(struct maildex__planner *p, const struct maildex__qnode *n, const char *a)
-{
-    const struct maildex__set *set = key_set(p, n);
-
-    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a) : "0";
-}
-
-/* The keys stream from the set's own rows, in key order (maildex_set yields them sorted). */
-static bool key_set_drive(struct maildex__planner *p, const struct maildex__qnode *n,
-                          struct maildex__drive *d)
-{
-    const struct maildex__set *set = key_set(p, n);
-
-    if (set == NULL)
-        return false;
-    return maildex__plan_arm(p, d, MAILDEX__DRIVER_UNION,
-                             maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m ON m.id = s.value",
-                                               maildex__plan_set(p, set)),
-                             "s.value", "1", false);
 }
 
 /* ---- exclusion ---------------------------------------------------------------------------------------- */
@@ -768,6 +623,7 @@ maildex_status_t maildex__plan_build(void *ctx, maildex_db_t *db, const struct m
     p.key_sets = g_hash_table_new(g_direct_hash, g_direct_equal);
     p.rewrites = g_hash_table_new(g_direct_hash, g_direct_equal);
     p.now = opts->now ? opts->now : (int64_t) time(NULL);
+    p.stream = stream;
     plan->excluded = exclusion(&p, root);
     plan->hides = (opts->exclude == MAILDEX__EXCLUDE_TRUE || opts->exclude == MAILDEX__EXCLUDE_ALL) &&
                   strcmp(plan->excluded, "0") != 0;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The planner's building blocks (planner.h), shared by the composition (plan.c) and the
- * field handlers (fields.c, fts.c): bound parameters and sets, the cached look-ups and
- * capped counts that estimates use, arms, unions of arms and joins with a set's rows, SQL text
- * joined once, in balanced parentheses, and a plan's streams, stored counts and bound values made
- * from its arms. Nothing here knows the query language's operators or fields. */
+/* The planner's building blocks (planner.h), shared by the composition (plan.c, or-sets.c) and the
+ * field handlers (field-*.c, fts.c): bound parameters and sets, the cached look-ups and capped counts
+ * that estimates use, plan-time reads of keys and ids, arms, unions of arms and joins with a set's
+ * rows, SQL text joined once, in balanced parentheses, and a plan's streams, stored counts and bound
+ * values made from its arms. Nothing here knows what an operator or a field means, and nothing here
+ * calls a handler or the composition. */
 #include "planner.h"
+
+#include "util/regexp.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -123,29 +126,95 @@ int64_t maildex__plan_count(struct maildex__planner *p, const char *from_where, 
     return n >= cap ? MAILDEX__EST_MANY : n;
 }
 
-struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const char *sql, int64_t a)
+struct maildex__set *maildex__plan_read_ints(struct maildex__planner *p, const char *sql,
+                                             const struct maildex__bound *v, int n)
 {
-    GArray *values = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    GArray *ints;
     struct maildex__set *set = NULL;
     sqlite3_stmt *stmt = NULL;
-    int rc = p->st == MAILDEX_STATUS_OK ? sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL) : SQLITE_OK;
+    int rc;
 
-    if (rc == SQLITE_OK && stmt) {
-        sqlite3_bind_int64(stmt, 1, a);
-        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-            const int64_t v = sqlite3_column_int64(stmt, 0);
-            g_array_append_val(values, v);
-        }
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    }
-    sqlite3_finalize(stmt);
-    if (rc != SQLITE_OK)
+    if (p->st != MAILDEX_STATUS_OK)
+        return NULL;
+    ints = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    if ((rc = sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL)) != SQLITE_OK)
         p->st = maildex__sql_error(p->db, rc, "cannot plan the query");
-    else if (p->st == MAILDEX_STATUS_OK &&
-             (set = maildex__set_of_ints(p->ctx, (int64_t *) values->data, values->len)) == NULL)
+    for (int i = 0; stmt && i < n; i++)
+        if (v[i].text)
+            sqlite3_bind_text(stmt, i + 1, v[i].text, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(stmt, i + 1, v[i].num);
+    while (p->st == MAILDEX_STATUS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        int64_t x = sqlite3_column_int64(stmt, 0);
+        g_array_append_val(ints, x);
+    }
+    if (p->st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
+        p->st = maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
+    sqlite3_finalize(stmt);
+    if (p->st == MAILDEX_STATUS_OK &&
+        (set = maildex__set_of_ints(p->ctx, (int64_t *) ints->data, ints->len)) == NULL)
         p->st = MAILDEX_STATUS_NO_MEMORY;
-    g_array_free(values, TRUE);
+    g_array_free(ints, TRUE);
     return set;
+}
+
+struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql)
+{
+    struct maildex__plan so_far = {.binds = (struct maildex__bind *) p->binds->data,
+                                   .nbinds = p->binds->len};
+    struct maildex__set *set = NULL;
+    sqlite3_stmt *stmt = NULL;
+    maildex_status_t st = MAILDEX_STATUS_OK;
+    int rc = sql ? sqlite3_prepare_v2(p->db->sql, sql, -1, &stmt, NULL) : SQLITE_NOMEM;
+
+    if (rc != SQLITE_OK)
+        st = maildex__sql_error(p->db, rc, "cannot plan the query");
+    if (st == MAILDEX_STATUS_OK)
+        st = maildex__plan_bind(p->db, &so_far, stmt);
+    if (st == MAILDEX_STATUS_OK && (set = maildex__set_of_column(p->ctx, stmt, &rc)) == NULL)
+        st = rc == SQLITE_NOMEM ? MAILDEX_STATUS_NO_MEMORY
+                                : maildex__sql_error(p->db, sqlite3_reset(stmt), "cannot plan the query");
+    sqlite3_finalize(stmt);
+    if (p->st == MAILDEX_STATUS_OK)
+        p->st = st;
+    return set;
+}
+
+/* The smallest string greater than every string starting with prefix (bytewise, as SQLite's BINARY
+ * collation compares), or NULL when there is none (prefix empty or all 0xff). */
+static char *prefix_end(struct maildex__planner *p, const char *prefix)
+{
+    char *end = talloc_strdup(p->ctx, prefix);
+    size_t n = end ? strlen(end) : 0;
+
+    while (n > 0 && (unsigned char) end[n - 1] == 0xff)
+        end[--n] = '\0';
+    if (n == 0)
+        return NULL;
+    end[n - 1] = (char) ((unsigned char) end[n - 1] + 1);
+    return end;
+}
+
+const char *maildex__plan_prefix_range(struct maildex__planner *p, const char *column, const char *prefix,
+                                       struct maildex__bound *v, int *nv)
+{
+    const char *end = prefix_end(p, prefix);
+    int k = *nv;
+
+    v[(*nv)++] = (struct maildex__bound){prefix, 0};
+    if (end == NULL)
+        return maildex__plan_fmt(p, "%s >= ?%d", column, k + 1);
+    v[(*nv)++] = (struct maildex__bound){end, 0};
+    return maildex__plan_fmt(p, "%s >= ?%d AND %s < ?%d", column, k + 1, column, k + 2);
+}
+
+bool maildex__plan_regex_ok(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    char *error = maildex__regex_check(p->ctx, n->value);
+
+    if (error)
+        maildex__plan_syntax_error(p, n, error);
+    return error == NULL;
 }
 
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
@@ -212,6 +281,64 @@ bool maildex__plan_drive_set(struct maildex__planner *p, struct maildex__drive *
     d->kind = n == 1 ? kind : MAILDEX__DRIVER_UNION;
     d->tag_param = 0;
     return true;
+}
+
+const char *maildex__plan_in_keys(struct maildex__planner *p, const struct maildex__set *set, const char *a)
+{
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.id)", maildex__plan_set(p, set), a) : "0";
+}
+
+bool maildex__plan_drive_keys(struct maildex__planner *p, struct maildex__drive *d,
+                              const struct maildex__set *set, enum maildex__driver kind)
+{
+    if (set == NULL)
+        return false;
+    return maildex__plan_arm(p, d, kind,
+                             maildex__plan_fmt(p, "maildex_set(?%d) s CROSS JOIN messages m ON m.id = s.value",
+                                               maildex__plan_set(p, set)),
+                             "s.value", "1", false);
+}
+
+const char *maildex__plan_in_threads(struct maildex__planner *p, const struct maildex__set *set, const char *a)
+{
+    return set ? maildex__plan_fmt(p, "maildex_in(?%d, %s.thread)", maildex__plan_set(p, set), a) : "0";
+}
+
+bool maildex__plan_drive_threads(struct maildex__planner *p, struct maildex__drive *d, const struct maildex__set *set)
+{
+    return maildex__plan_drive_set(p, d, set, MAILDEX__DRIVER_THREAD, "messages m", "m.id", "m.thread", false);
+}
+
+bool maildex__plan_drive_key_set(struct maildex__planner *p, struct maildex__drive *d,
+                                 const struct maildex__set *set, enum maildex__driver kind)
+{
+    if (set && maildex__set_size(set) == 0)
+        return maildex__plan_none(p, d);
+    return maildex__plan_drive_keys(p, d, set, kind);
+}
+
+int64_t maildex__plan_key_set_size(const struct maildex__set *set)
+{
+    return set ? (int64_t) maildex__set_size(set) : MAILDEX__EST_MANY;
+}
+
+const char maildex__no_keys_mark;
+
+bool maildex__plan_keys_held(struct maildex__planner *p, const struct maildex__qnode *n)
+{
+    const struct maildex__set *set = n->kind == MAILDEX__Q_TERM ? g_hash_table_lookup(p->key_sets, n) : NULL;
+
+    return set != NULL && set != MAILDEX__NO_KEYS;
+}
+
+bool maildex__plan_has_prefix(const struct maildex__qnode *n)
+{
+    if (n->kind == MAILDEX__Q_TERM)
+        return (n->flags & MAILDEX__QFLAG_WILDCARD) != 0;
+    for (size_t i = 0; i < n->nchildren; i++)
+        if (maildex__plan_has_prefix(n->children[i]))
+            return true;
+    return false;
 }
 
 /* parts[0] op parts[1] op ... in balanced parentheses: SQLite nests `a OR b OR c` one level per

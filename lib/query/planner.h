@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* planner.h: what the planner's files share, and nobody else sees. plan.c composes (AND,
- * OR, NOT, XOR, thread:{}), picks the driving index and assembles the plan; fields.c holds one
- * handler per query field (how a tag:, folder:, date: ... term is probed per row, drives a stream,
- * and estimates its matches); fts.c the full-text fields. Every user value becomes a bound
- * parameter or a bound set: SQL text is built only from the planner's own pieces. */
+/* planner.h: what the planner's files share, and nobody else sees. plan.c composes (AND, OR, NOT,
+ * XOR, thread:{}), picks the driving index and assembles the plan; or-sets.c reads an OR or XOR too
+ * long to compose into one set. Every term, and every node that one field answers whole, has a
+ * handler with the entry points below, found through one table (handlers.h): field-*.c for tag:,
+ * folder:, id:, date: ... and fts.c for the full-text fields. The planner calls handlers through
+ * that table only; handlers call the building blocks declared here (planner.c) and the readers
+ * below them, and reach the planner only through the callback it hands them (p->stream). Every
+ * user value becomes a bound parameter or a bound set: SQL text is built only from the planner's
+ * own pieces. */
 #ifndef MAILDEX_QUERY_PLANNER_H
 #define MAILDEX_QUERY_PLANNER_H
 
-#include "plan.h"
+#include "plan-types.h"
+#include "ast.h"
 #include "sqlext/sets.h"
 
 #include <glib.h>
@@ -58,38 +63,67 @@ struct maildex__planner {
     GHashTable *term_sets;     /* term or OR node -> struct maildex__set * of the ids it names */
     GHashTable *key_sets;      /* node -> struct maildex__set * of its messages, read once: a long
                                 * OR/XOR, a tag probed under a bulk driver, a term matched at plan
-                                * time (an id or property wildcard, a property regex or (of ...)) */
+                                * time (an id or property wildcard, a property regex or (of ...)), a
+                                * lone prefix or a word read from the index's pages (MAILDEX__NO_KEYS
+                                * when it cannot be) */
     GHashTable *rewrites;      /* node -> the node it stands for, made once: the words of a full-text
                                 * (field (of ...)) */
+    /* The planner's own planning of a subtree, handed to the handlers (and or-sets.c) that read a
+     * subquery's matches at plan time, (field (of ...)): `SELECT ... AS k` streaming the keys of n's
+     * matches, its values bound as parameters of p; NULL on error (on p). Set by plan.c, so that
+     * nothing below it names it. */
+    const char *(*stream)(struct maildex__planner *p, const struct maildex__qnode *n);
 };
 
-/* The handler of one query field. probe: an SQL expression over the messages row aliased a, true
- * when the message matches n. drive: fills d with arms streaming n's matches, or returns false when n
- * cannot drive (it is then probed). estimate: n's matches, exact or counted up to cap
- * (MAILDEX__EST_MANY when the count reached it, or n cannot be counted); cheap estimates (stored
- * counts) ignore cap. */
+/* ---- the handlers ----------------------------------------------------------------------------- */
+
+/* The parts of an AND that one handler answers together: the full-text ones are one FTS5 MATCH
+ * expression, whose cursor reads each word once per statement, instead of a cursor per part. c[0..nc)
+ * are the AND's children and take[i] selects the group's (a NOT's child is negated in it). */
+struct maildex__group_ops {
+    /* Whether n (a part of an AND, or the child of a NOT part) joins the group. It may read n's
+     * matches now: a lone prefix read from the index's pages is a part of its own. */
+    bool (*joins)(struct maildex__planner *p, const struct maildex__qnode *n);
+    const char *(*probe)(struct maildex__planner *p, struct maildex__qnode *const *c, size_t nc,
+                         const bool *take, const char *a);
+    /* As a handler's drive; *bulk is set when the stream reads every match before its first row
+     * comes out (a prefix, whose words FTS5 merges whole). */
+    bool (*drive)(struct maildex__planner *p, struct maildex__qnode *const *c, size_t nc, const bool *take,
+                  struct maildex__drive *d, bool *bulk);
+    int64_t (*estimate)(struct maildex__planner *p, struct maildex__qnode *const *c, size_t nc,
+                        const bool *take);
+};
+
+/* The handler of a query field: of a term, and of a node that one field answers whole (an OR of its
+ * terms: `tag:a tag:b ...` is one set; a full-text AND, OR or XOR: one MATCH expression; a
+ * (field (of ...))). handlers.h finds it. An AND is always the planner's to compose (its full-text
+ * parts as one group, see group): its handler gives only its estimate and the group it joins under
+ * another AND. Every entry may be NULL but probe, which only a handler with a rewrite lacks.
+ *   probe: an SQL expression over the messages row aliased a, true when the message matches n.
+ *   drive: fills d with arms streaming n's matches, or returns false when n cannot drive (it is then
+ *     probed); NULL: never drives.
+ *   estimate: n's matches, exact or counted up to cap (MAILDEX__EST_MANY when the count reached it,
+ *     or n cannot be counted); cheap estimates (stored counts) ignore cap; NULL: MAILDEX__EST_MANY.
+ *   rewrite: the node n stands for, which the planner plans in its place (a full-text
+ *     (field (of ...)) is the OR of the words its messages hold there), made once; NULL on error (on
+ *     p). A handler with a rewrite has no other entry.
+ *   read_keys: n's matches read whole now, when the query reads every match anyway
+ *     (opts->every_match) and the handler reads them cheaper than a stream would (a free-text word
+ *     from the index's pages); NULL to stream n as usual.
+ *   group: the group of an AND's parts that n joins when group->joins says so; NULL: n is a part of
+ *     its own. */
 struct maildex__field_ops {
     const char *(*probe)(struct maildex__planner *p, const struct maildex__qnode *n, const char *a);
     bool (*drive)(struct maildex__planner *p, const struct maildex__qnode *n,
                   struct maildex__drive *d);
     int64_t (*estimate)(struct maildex__planner *p, const struct maildex__qnode *n, int64_t cap);
+    const struct maildex__qnode *(*rewrite)(struct maildex__planner *p, const struct maildex__qnode *n);
+    const struct maildex__set *(*read_keys)(struct maildex__planner *p, const struct maildex__qnode *n);
+    const struct maildex__group_ops *group;
     bool cheap_estimate; /* estimate reads a stored count, never the matches */
 };
 
-/* The handler for a term's field (the full-text fields and the regex forms included). */
-const struct maildex__field_ops *maildex__field_ops(const struct maildex__qnode *n);
-
-/* The handler of an OR whose terms are all of one field that has a set form (tag:, folder:, path:,
- * id:, thread:, none of them regexes), or NULL: `tag:a tag:b ...` with ten thousand terms is one
- * set, probed by binary search, instead of ten thousand probes per message. Its drive may refuse
- * (the planner then tries a union of the terms). */
-const struct maildex__field_ops *maildex__or_ops(const struct maildex__qnode *n);
-
-/* The handler of a (field (of ...)) node whose field has a set form (tags, folders, directories,
- * properties), or NULL (a full-text field: maildex__fts_same). */
-const struct maildex__field_ops *maildex__same_ops(const struct maildex__qnode *n);
-
-/* ---- shared by the handlers (plan.c) ----------------------------------------------------------- */
+/* ---- the building blocks (planner.c) ------------------------------------------------------------ */
 
 /* A formatted string on the plan; "0" (and the status set) when out of memory. */
 char *maildex__plan_fmt(struct maildex__planner *p, const char *fmt, ...)
@@ -153,63 +187,61 @@ void maildex__plan_assemble(struct maildex__planner *p, struct maildex__plan *pl
  * excluded messages among them when hiding); NULL otherwise. */
 const char *maildex__plan_stored_count(struct maildex__planner *p, const struct maildex__drive *d, bool hiding);
 
-/* The integers of column 0 of sql run with a bound to ?1, as a set; NULL on error (on p). */
-struct maildex__set *maildex__plan_read_set(struct maildex__planner *p, const char *sql, int64_t a);
-
-/* `SELECT ... AS k` streaming the keys of the messages matching n, from n's own plan (its values bound
- * as parameters of p); NULL on error (on p). */
-const char *maildex__plan_stream(struct maildex__planner *p, const struct maildex__qnode *n);
-
-/* The integers of column 0 of sql, run with the plan's values so far, as a set; NULL on error (on p). */
-struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql);
-
 /* Records a syntax error at n's position (the first error wins). */
 void maildex__plan_syntax_error(struct maildex__planner *p, const struct maildex__qnode *n,
                                 const char *msg);
 
-/* ---- full text (fts.c) -------------------------------------------------------------------------- */
+/* The integers of column 0 of sql, run with the plan's values so far, as a set; NULL on error (on p). */
+struct maildex__set *maildex__plan_read_keys(struct maildex__planner *p, const char *sql);
 
-/* Whether n (a term, or an AND/OR of them, NOT under AND included, or an XOR of two or three of them
- * without a prefix) can be one FTS5 MATCH. */
-bool maildex__fts_able(const struct maildex__qnode *n);
+/* A value bound to a plan-time read: text, or (text NULL) an integer. */
+struct maildex__bound {
+    const char *text;
+    int64_t num;
+};
 
-/* Whether n holds a prefix term (`lun*`): FTS5 merges its whole doclist whenever it starts it. */
-bool maildex__fts_has_prefix(const struct maildex__qnode *n);
-/* Whether n is a lone prefix whose keys the planner reads from the index's pages (fts-prefix.h),
- * reading them now: it is then a part of its own in an AND, not a piece of the AND's FTS5
- * expression, where FTS5 would merge its words' positions. */
-bool maildex__fts_lone_prefix(struct maildex__planner *p, const struct maildex__qnode *n);
-/* A free-text word's matches read from the index's pages (fts-prefix.h) once per query, when the
- * query's every match is read anyway (opts->every_match); NULL for anything else, or when FTS5 must
- * answer it. */
-const struct maildex__set *maildex__fts_word_set(struct maildex__planner *p, const struct maildex__qnode *n);
-/* Whether n is a lone prefix whose keys the planner has already read (fts-prefix.h), so that
+/* The integers of column 0 of sql with v[0..n) bound to ?1, ?2 ..., as a set; NULL on error (on p). */
+struct maildex__set *maildex__plan_read_ints(struct maildex__planner *p, const char *sql,
+                                             const struct maildex__bound *v, int n);
+
+/* column >= prefix [AND column < its end]: the rows whose column starts with prefix (bytewise, as
+ * SQLite's BINARY collation compares), through column's index; the values are bound from v[*nv] on,
+ * *nv counting them (at most two). */
+const char *maildex__plan_prefix_range(struct maildex__planner *p, const char *column, const char *prefix,
+                                       struct maildex__bound *v, int *nv);
+
+/* Whether n's value is a regex that compiles; records the syntax error at n when not. */
+bool maildex__plan_regex_ok(struct maildex__planner *p, const struct maildex__qnode *n);
+
+/* The probe of a message being among set's keys (a's id), "0" when set is NULL; and the one arm
+ * streaming set's keys in key order from the set's own rows (maildex_set yields them sorted), false
+ * when set is NULL. */
+const char *maildex__plan_in_keys(struct maildex__planner *p, const struct maildex__set *set, const char *a);
+bool maildex__plan_drive_keys(struct maildex__planner *p, struct maildex__drive *d,
+                              const struct maildex__set *set, enum maildex__driver kind);
+/* The drive and estimate of a term whose matches are set, read at plan time: as drive_keys, but no
+ * message at all when the set is empty; its size, MAILDEX__EST_MANY when set is NULL. */
+bool maildex__plan_drive_key_set(struct maildex__planner *p, struct maildex__drive *d,
+                                 const struct maildex__set *set, enum maildex__driver kind);
+int64_t maildex__plan_key_set_size(const struct maildex__set *set);
+
+/* The probe of a message being in one of set's threads (a's thread), "0" when set is NULL; and the
+ * drive of those threads' messages (maildex__plan_drive_set over the thread index), false when set is
+ * NULL. */
+const char *maildex__plan_in_threads(struct maildex__planner *p, const struct maildex__set *set, const char *a);
+bool maildex__plan_drive_threads(struct maildex__planner *p, struct maildex__drive *d, const struct maildex__set *set);
+
+/* Marks, in p->key_sets, a node whose matches cannot be read at plan time (FTS5 must answer it): an
+ * address no set has. */
+extern const char maildex__no_keys_mark;
+#define MAILDEX__NO_KEYS ((const struct maildex__set *) &maildex__no_keys_mark)
+
+/* Whether n is a term whose matches the planner already holds as a set (p->key_sets), so that
  * streaming it costs no more than any set. */
-bool maildex__fts_prefix_read(struct maildex__planner *p, const struct maildex__qnode *n);
+bool maildex__plan_keys_held(struct maildex__planner *p, const struct maildex__qnode *n);
 
-/* The MATCH expression of an fts_able n, or of the children of an AND that take[] selects; *prefix
- * is set when it holds a prefix term. */
-const char *maildex__fts_expression(struct maildex__planner *p, const struct maildex__qnode *n,
-                                    bool *prefix);
-const char *maildex__fts_conjunction(struct maildex__planner *p, struct maildex__qnode *const *c,
-                                     size_t n, const bool *take, bool *prefix);
-
-/* An estimate of the messages an fts_able n (or the conjunction) matches, from the word list. */
-int64_t maildex__fts_estimate(struct maildex__planner *p, const struct maildex__qnode *n);
-int64_t maildex__fts_conjunction_estimate(struct maildex__planner *p, struct maildex__qnode *const *c,
-                                          size_t n, const bool *take);
-
-/* A full-text (field (of ...)) as the OR of the words the field holds in the messages matching its
- * child, each exact (notmuch's expansion into the field's terms, which leaves out their stems; NONE
- * when there are none), made once per node; NULL on error (on p). */
-const struct maildex__qnode *maildex__fts_same(struct maildex__planner *p, const struct maildex__qnode *n);
-
-/* The handler of a full-text term matching any word of its field (`(to *)`), which FTS5 cannot say. */
-extern const struct maildex__field_ops maildex__fts_any_word_ops;
-
-/* Probe and drive for a MATCH expression. */
-const char *maildex__fts_probe(struct maildex__planner *p, const char *expression, bool prefix,
-                               const char *a);
-bool maildex__fts_drive(struct maildex__planner *p, const char *expression, struct maildex__drive *d);
+/* Whether n holds a prefix term (`lun*`, or any (starts-with ...)): FTS5 merges a prefix's whole
+ * doclist whenever it starts it. */
+bool maildex__plan_has_prefix(const struct maildex__qnode *n);
 
 #endif

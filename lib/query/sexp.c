@@ -4,9 +4,9 @@
  * handler serve both: `(tag inbox)` is the node of `tag:inbox`, `(thread (of ...))` that of
  * `thread:{...}`, `(infix "...")` and `(query NAME)` call the infix parser, and the infix `sexp:"..."`
  * comes here. It follows notmuch's rules: which fields combine their arguments with and or with or, which
- * take wildcards, regexes and `(of ...)`, that a basic word is stemmed and a quoted one a phrase, how saved
- * queries (`squery.NAME`) and their macros bind parameters (lexically), and notmuch's words for every
- * error. It must not build SQL or read the store, recurse beyond MAILDEX__QUERY_MAX_DEPTH (lists, infix
+ * take wildcards, regexes and `(of ...)`, that a basic word is stemmed and a quoted one a phrase, and
+ * notmuch's words for every error; saved queries (`squery.NAME`) and their macros are sexp-macro.c's,
+ * called from here. It must not build SQL or read the store, recurse beyond MAILDEX__QUERY_MAX_DEPTH (lists, infix
  * and saved queries counted together), or let saved queries expand without bound: a text reads in time
  * linear in its length, and all expansion of saved queries together stops at MAILDEX__SEXP_MAX_EXPANSION.
  *
@@ -14,9 +14,7 @@
  * any other boolean term, an accident of Xapian's term prefixes, as for the infix `Inbox`); `(of ...)` or
  * `(matching ...)` outside a field is an error (notmuch crashes), and so is a saved query or macro that
  * calls itself (notmuch overflows its stack). */
-#include "parser.h"
-
-#include "sexp-read.h"
+#include "sexp.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -25,29 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
-
-enum {
-    F_FIELD = 1 << 0,     /* a field: its atoms are its terms */
-    F_BOOLEAN = 1 << 1,   /* its atoms are exact values */
-    F_SINGLE = 1 << 2,    /* takes exactly one atom */
-    F_WILDCARD = 1 << 3,  /* takes (starts-with ...) and * */
-    F_REGEX = 1 << 4,     /* takes (regex ...) */
-    F_DO_REGEX = 1 << 5,  /* is regex or rx */
-    F_EXPAND = 1 << 6,    /* takes (of ...) */
-    F_DO_EXPAND = 1 << 7, /* is of or matching */
-    F_ORPHAN = 1 << 8,    /* not inside a field */
-    F_RANGE = 1 << 9,     /* date, lastmod */
-    F_PATHNAME = 1 << 10, /* trailing slashes dropped from its atoms */
-};
-
-enum sop { OP_NONE, OP_AND, OP_OR, OP_NOT, OP_WILDCARD };
-
-struct sprefix {
-    const char *name;
-    enum sop op;
-    unsigned flags;
-    enum maildex__qfield field;
-};
 
 /* notmuch's table (parse-sexp.cc), with the field each prefix searches here. */
 static const struct sprefix prefixes[] = {
@@ -79,31 +54,9 @@ static const struct sprefix prefixes[] = {
     {"to", OP_AND, F_FIELD | F_WILDCARD | F_EXPAND, MAILDEX__QF_TO},
 };
 
-/* A macro parameter bound to its argument, which is read in the scope of the call (lexical scope:
- * a macro body sees its own parameters only). */
-struct binding {
-    const char *name;
-    const struct maildex__sx *sx;
-    const struct binding *env; /* where sx is read */
-    size_t pos;                /* where sx's nodes say they come from */
-    const struct binding *next;
-};
-
-/* Saved queries read once per query, by name (a missing one too). */
-struct saved_cache {
-    GHashTable *by_name; /* name -> struct maildex__sx *, or the table itself for "none" */
-};
-
-struct sexp {
-    struct maildex__qparser *p; /* nodes, positions, the shared state */
-    struct saved_cache *saved;
-    int in_saved; /* saved queries being expanded */
-};
-
 /* ---- errors --------------------------------------------------------------------------------------- */
 
-/* Records notmuch's message for a bad query (the first one wins); as in notmuch, it has no position. */
-__attribute__((format(printf, 2, 3))) static void fail(struct sexp *c, const char *fmt, ...)
+void maildex__sexp_fail(struct sexp *c, const char *fmt, ...)
 {
     struct maildex__qshared *sh = c->p->sh;
     va_list ap;
@@ -250,7 +203,7 @@ static struct maildex__qnode *wildcard(struct sexp *c, const struct sprefix *par
     char *lower;
 
     if (parent && !(parent->flags & F_WILDCARD)) {
-        fail(c, "'%s' does not support wildcard queries", parent->name);
+        maildex__sexp_fail(c, "'%s' does not support wildcard queries", parent->name);
         return NULL;
     }
     if ((lower = lower_case(c, match)) == NULL)
@@ -263,174 +216,6 @@ static struct maildex__qnode *wildcard(struct sexp *c, const struct sprefix *par
     return term(c, parent ? parent->field : MAILDEX__QF_BODY, lower, MAILDEX__QFLAG_WILDCARD, sx);
 }
 
-/* ---- parameters ------------------------------------------------------------------------------------- */
-
-static struct maildex__qnode *convert(struct sexp *c, const struct sprefix *parent, const struct binding *env,
-                                      const struct maildex__sx *sx);
-
-/* `,name`: a basic atom naming a parameter. */
-static bool is_param(const struct maildex__sx *sx)
-{
-    return sx->kind == MAILDEX__SX_ATOM && sx->quote == MAILDEX__SX_BASIC && sx->value[0] == ',';
-}
-
-static const struct binding *resolve(struct sexp *c, const struct binding *env, const char *name)
-{
-    for (; env; env = env->next)
-        if (strcmp(env->name, name) == 0)
-            return env;
-    fail(c, "undefined parameter '%s'", name);
-    return NULL;
-}
-
-/* The atom a modifier's argument is, its parameters resolved; NULL (failed) for a list. */
-static const char *atom_of(struct sexp *c, const struct sprefix *prefix, const struct binding *env,
-                           const struct maildex__sx *sx)
-{
-    while (is_param(sx)) {
-        const struct binding *b = resolve(c, env, sx->value + 1);
-        if (b == NULL)
-            return NULL;
-        sx = b->sx;
-        env = b->env;
-    }
-    if (sx->kind != MAILDEX__SX_ATOM) {
-        fail(c, "'%s' expects single atom as argument", prefix->name);
-        return NULL;
-    }
-    return sx->value;
-}
-
-/* A parameter's argument, read where the macro was called. */
-static struct maildex__qnode *convert_param(struct sexp *c, const struct sprefix *parent, const struct binding *env,
-                                            const struct maildex__sx *sx)
-{
-    const struct binding *b = resolve(c, env, sx->value + 1);
-    size_t saved_pos = c->p->pos_fixed;
-    struct maildex__qnode *n;
-
-    if (b == NULL)
-        return NULL;
-    c->p->pos_fixed = b->pos;
-    n = convert(c, parent, b->env, b->sx);
-    c->p->pos_fixed = saved_pos;
-    return n;
-}
-
-/* ---- saved queries and macros --------------------------------------------------------------------- */
-
-static int free_cache(struct saved_cache *cache)
-{
-    g_hash_table_destroy(cache->by_name);
-    return 0;
-}
-
-/* The saved query squery.NAME read, or NULL when there is none (or it failed to read: c failed). */
-static const struct maildex__sx *saved_query(struct sexp *c, const char *name)
-{
-    struct maildex__qshared *sh = c->p->sh;
-    const char *text = NULL;
-    struct maildex__sx *sx = NULL;
-    gpointer found;
-
-    if (c->saved == NULL) {
-        if ((c->saved = talloc_zero(sh->ctx, struct saved_cache)) == NULL) {
-            maildex__qparse_nomem(c->p);
-            return NULL;
-        }
-        c->saved->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        talloc_set_destructor(c->saved, free_cache);
-    }
-    if (g_hash_table_lookup_extended(c->saved->by_name, name, NULL, &found))
-        return found == c->saved->by_name ? NULL : found;
-    if (sh->opts && sh->opts->squery)
-        text = sh->opts->squery(sh->opts->lookup_data, name);
-    if (text && *text) {
-        enum maildex__sx_status st = maildex__sx_read(sh->ctx, text, strlen(text), &sx);
-        if (st == MAILDEX__SX_NOMEM) {
-            maildex__qparse_nomem(c->p);
-            return NULL;
-        }
-        if (st != MAILDEX__SX_OK) {
-            fail(c, "invalid saved s-expression query: '%s'", text);
-            return NULL;
-        }
-    }
-    g_hash_table_insert(c->saved->by_name, g_strdup(name), sx ? (gpointer) sx : (gpointer) c->saved->by_name);
-    return sx;
-}
-
-/* Binds params to args in a scope of their own; NULL with c failed as notmuch fails. */
-static bool bind_params(struct sexp *c, const struct binding *env, const struct maildex__sx *param,
-                        const struct maildex__sx *arg, size_t pos, const struct binding **scope)
-{
-    for (; param && arg; param = param->next, arg = arg->next) {
-        struct binding *b;
-        if (param->kind != MAILDEX__SX_ATOM || param->quote != MAILDEX__SX_BASIC) {
-            fail(c, "macro parameters must be unquoted atoms");
-            return false;
-        }
-        if ((b = talloc(c->p->sh->ctx, struct binding)) == NULL) {
-            maildex__qparse_nomem(c->p);
-            return false;
-        }
-        *b = (struct binding){param->value, arg, env, pos, *scope};
-        *scope = b;
-    }
-    if (param)
-        fail(c, "too few arguments to macro");
-    else if (arg)
-        fail(c, "too many arguments to macro");
-    return !param && !arg;
-}
-
-/* (macro (params) body), called with args from env, whose nodes come from pos (the caller's fixed
- * position, or MAILDEX__NO_POS). */
-static struct maildex__qnode *apply_macro(struct sexp *c, const struct sprefix *parent, const struct binding *env,
-                                          const struct maildex__sx *macro, const struct maildex__sx *args,
-                                          size_t pos)
-{
-    const struct maildex__sx *params = macro->list->next;
-    const struct binding *scope = NULL;
-
-    if (params == NULL || params->kind != MAILDEX__SX_LIST) {
-        fail(c, "missing (possibly empty) list of arguments to macro");
-        return NULL;
-    }
-    if (params->next == NULL) {
-        fail(c, "missing body of macro");
-        return NULL;
-    }
-    if (!bind_params(c, env, params->list, args, pos, &scope))
-        return NULL;
-    return convert(c, parent, scope, params->next);
-}
-
-static bool is_macro(const struct maildex__sx *sx)
-{
-    return sx->kind == MAILDEX__SX_LIST && sx->list && sx->list->kind == MAILDEX__SX_ATOM &&
-           strcmp(sx->list->value, "macro") == 0;
-}
-
-/* (NAME args...) for a saved query NAME: a macro applied to args, or the query itself (args ignored, and
- * the caller's parameters visible, as in notmuch). Its nodes take the position of the call. */
-static struct maildex__qnode *expand_saved(struct sexp *c, const struct sprefix *parent, const struct binding *env,
-                                           const struct maildex__sx *saved, const struct maildex__sx *call)
-{
-    size_t saved_pos = c->p->pos_fixed;
-    struct maildex__qnode *n;
-
-    c->in_saved++;
-    c->p->pos_fixed = maildex__qparse_node_pos(c->p, call->pos);
-    if (is_macro(saved))
-        n = apply_macro(c, parent, env, saved, call->list->next, saved_pos);
-    else
-        n = convert(c, parent, env, saved);
-    c->p->pos_fixed = saved_pos;
-    c->in_saved--;
-    return n;
-}
-
 /* ---- atoms ---------------------------------------------------------------------------------------- */
 
 static struct maildex__qnode *convert_atom(struct sexp *c, const struct sprefix *parent, const struct binding *env,
@@ -438,8 +223,8 @@ static struct maildex__qnode *convert_atom(struct sexp *c, const struct sprefix 
 {
     char *value;
 
-    if (is_param(sx))
-        return convert_param(c, parent, env, sx);
+    if (maildex__sexp_is_param(sx))
+        return maildex__sexp_convert_param(c, parent, env, sx);
     if (sx->quote == MAILDEX__SX_BASIC && strcmp(sx->value, "*") == 0)
         return wildcard(c, parent, "", sx);
     if (!parent || !(parent->flags & F_BOOLEAN))
@@ -475,11 +260,11 @@ static struct maildex__qnode *lastmod_range(struct sexp *c, const char *from, co
     char *value;
 
     if (!read_revision(from, &lo)) {
-        fail(c, "bad 'from' revision: '%s'", from);
+        maildex__sexp_fail(c, "bad 'from' revision: '%s'", from);
         return NULL;
     }
     if (!read_revision(to, &hi)) {
-        fail(c, "bad 'to' revision: '%s'", to);
+        maildex__sexp_fail(c, "bad 'to' revision: '%s'", to);
         return NULL;
     }
     value = talloc_asprintf(c->p->sh->ctx, "%ld..%ld", lo, hi);
@@ -500,7 +285,7 @@ static struct maildex__qnode *date_range(struct sexp *c, const char *from, const
     if (strcmp(from, to) == 0 && *from)
         return term(c, MAILDEX__QF_DATE, from, MAILDEX__QFLAG_QUOTED, sx);
     if (strstr(from, "..") || strstr(to, "..")) {
-        fail(c, "Didn't understand date specification '%s'", strstr(from, "..") ? from : to);
+        maildex__sexp_fail(c, "Didn't understand date specification '%s'", strstr(from, "..") ? from : to);
         return NULL;
     }
     value = talloc_asprintf(c->p->sh->ctx, "%s..%s", from, to);
@@ -521,18 +306,18 @@ static struct maildex__qnode *range(struct sexp *c, const struct sprefix *prefix
     if (args == NULL)
         return node(c, MAILDEX__Q_ALL, sx);
     if (args->kind == MAILDEX__SX_LIST) {
-        fail(c, "expected atom as first argument of '%s'", prefix->name);
+        maildex__sexp_fail(c, "expected atom as first argument of '%s'", prefix->name);
         return NULL;
     }
     from = strcmp(args->value, "*") == 0 ? "" : args->value;
     to = from;
     if (args->next) {
         if (args->next->kind == MAILDEX__SX_LIST) {
-            fail(c, "expected atom as second argument of '%s'", prefix->name);
+            maildex__sexp_fail(c, "expected atom as second argument of '%s'", prefix->name);
             return NULL;
         }
         if (args->next->next) {
-            fail(c, "'%s' expects maximum of two arguments", prefix->name);
+            maildex__sexp_fail(c, "'%s' expects maximum of two arguments", prefix->name);
             return NULL;
         }
         to = strcmp(args->next->value, "*") == 0 ? "" : args->next->value;
@@ -549,14 +334,14 @@ static struct maildex__qnode *regex(struct sexp *c, const struct sprefix *prefix
     const char *pattern;
 
     if (parent == NULL) {
-        fail(c, "illegal '%s' outside field", prefix->name);
+        maildex__sexp_fail(c, "illegal '%s' outside field", prefix->name);
         return NULL;
     }
     if (!(parent->flags & F_REGEX)) {
-        fail(c, "'%s' not supported in field '%s'", prefix->name, parent->name);
+        maildex__sexp_fail(c, "'%s' not supported in field '%s'", prefix->name, parent->name);
         return NULL;
     }
-    if ((pattern = atom_of(c, prefix, env, arg)) == NULL)
+    if ((pattern = maildex__sexp_atom_of(c, prefix, env, arg)) == NULL)
         return NULL;
     return term(c, parent->field, pattern, MAILDEX__QFLAG_REGEX, sx);
 }
@@ -573,11 +358,11 @@ static struct maildex__qnode *expand(struct sexp *c, const struct sprefix *prefi
     struct maildex__qnode *sub, *n;
 
     if (parent == NULL) {
-        fail(c, "illegal '%s' outside field", prefix->name);
+        maildex__sexp_fail(c, "illegal '%s' outside field", prefix->name);
         return NULL;
     }
     if (!(parent->flags & F_EXPAND)) {
-        fail(c, "'%s' unsupported inside '%s'", prefix->name, parent->name);
+        maildex__sexp_fail(c, "'%s' unsupported inside '%s'", prefix->name, parent->name);
         return NULL;
     }
     if ((sub = combine_args(c, NULL, NULL, OP_AND, args, sx)) == NULL)
@@ -601,7 +386,7 @@ static struct maildex__qnode *infix(struct sexp *c, const char *text, const stru
     sh->error = NULL;
     sh->failed = sh->retry = false;
     sh->restart = MAILDEX__NO_POS;
-    fail(c, "Syntax error in infix query: %s", text);
+    maildex__sexp_fail(c, "Syntax error in infix query: %s", text);
     return NULL;
 }
 
@@ -626,7 +411,7 @@ static struct maildex__qnode *combine_args(struct sexp *c, const struct sprefix 
     struct maildex__qvec v = {0};
 
     for (; args; args = args->next) {
-        struct maildex__qnode *n = convert(c, parent, env, args);
+        struct maildex__qnode *n = maildex__sexp_convert(c, parent, env, args);
 
         if (n && op == OP_NOT)
             n = maildex__qparse_parent(c->p, MAILDEX__Q_NOT, args->pos, n);
@@ -679,17 +464,17 @@ static struct maildex__qnode *convert_prefixed(struct sexp *c, const struct spre
 
     if (pf->flags & (F_FIELD | F_RANGE)) {
         if (parent) {
-            fail(c, "nested field: '%s' inside '%s'", pf->name, parent->name);
+            maildex__sexp_fail(c, "nested field: '%s' inside '%s'", pf->name, parent->name);
             return NULL;
         }
         parent = pf;
     }
     if (parent && (pf->flags & F_ORPHAN)) {
-        fail(c, "'%s' not supported inside '%s'", pf->name, parent->name);
+        maildex__sexp_fail(c, "'%s' not supported inside '%s'", pf->name, parent->name);
         return NULL;
     }
     if ((pf->flags & F_SINGLE) && (args == NULL || args->next || args->kind != MAILDEX__SX_ATOM)) {
-        fail(c, "'%s' expects single atom as argument", pf->name);
+        maildex__sexp_fail(c, "'%s' expects single atom as argument", pf->name);
         return NULL;
     }
     if (pf->flags & F_RANGE)
@@ -699,7 +484,7 @@ static struct maildex__qnode *convert_prefixed(struct sexp *c, const struct spre
     if (strcmp(pf->name, "query") == 0)
         return named(c, args->value, sx);
     if (pf->op == OP_WILDCARD) {
-        const char *match = atom_of(c, pf, env, args);
+        const char *match = maildex__sexp_atom_of(c, pf, env, args);
         return match ? wildcard(c, parent, match, sx) : NULL;
     }
     if (pf->flags & F_DO_REGEX)
@@ -726,30 +511,29 @@ static struct maildex__qnode *convert_list(struct sexp *c, const struct sprefix 
     if (head == NULL)
         return node(c, MAILDEX__Q_ALL, sx);
     if (head->kind == MAILDEX__SX_LIST) {
-        fail(c, "unexpected list in field/operation position");
+        maildex__sexp_fail(c, "unexpected list in field/operation position");
         return NULL;
     }
-    if ((saved = saved_query(c, head->value)) != NULL)
-        return expand_saved(c, parent, env, saved, sx);
+    if ((saved = maildex__sexp_saved_query(c, head->value)) != NULL)
+        return maildex__sexp_expand_saved(c, parent, env, saved, sx);
     if (c->p->sh->failed)
         return NULL;
     if (strcmp(head->value, "macro") == 0) {
-        fail(c, "macro definition not permitted here");
+        maildex__sexp_fail(c, "macro definition not permitted here");
         return NULL;
     }
     if ((pf = find_prefix(c, head->value)) == NULL) {
         if (c->p->sh->nomem)
             return NULL;
-        fail(c, "unknown prefix '%s'", head->value);
+        maildex__sexp_fail(c, "unknown prefix '%s'", head->value);
         return NULL;
     }
     return convert_prefixed(c, parent, env, pf, sx);
 }
 
-/* Every conversion passes here: the depth of lists (with the infix and named queries inside) and the
- * expansion of saved queries are bounded. */
-static struct maildex__qnode *convert(struct sexp *c, const struct sprefix *parent, const struct binding *env,
-                                      const struct maildex__sx *sx)
+/* The depth of lists counts the infix and named queries inside. */
+struct maildex__qnode *maildex__sexp_convert(struct sexp *c, const struct sprefix *parent, const struct binding *env,
+                                             const struct maildex__sx *sx)
 {
     struct maildex__qshared *sh = c->p->sh;
     struct maildex__qnode *n;
@@ -757,13 +541,13 @@ static struct maildex__qnode *convert(struct sexp *c, const struct sprefix *pare
     if (sh->failed)
         return NULL;
     if (c->in_saved && ++sh->expansion > MAILDEX__SEXP_MAX_EXPANSION) {
-        fail(c, "saved queries expand to more than %d elements", MAILDEX__SEXP_MAX_EXPANSION);
+        maildex__sexp_fail(c, "saved queries expand to more than %d elements", MAILDEX__SEXP_MAX_EXPANSION);
         return NULL;
     }
     if (sx->kind == MAILDEX__SX_ATOM)
         return convert_atom(c, parent, env, sx);
     if (sh->depth >= MAILDEX__QUERY_MAX_DEPTH) {
-        fail(c, "query nested too deeply (more than %d levels)", MAILDEX__QUERY_MAX_DEPTH);
+        maildex__sexp_fail(c, "query nested too deeply (more than %d levels)", MAILDEX__QUERY_MAX_DEPTH);
         return NULL;
     }
     sh->depth++;
@@ -786,10 +570,10 @@ static struct maildex__qnode *parse(struct maildex__qparser *p, const char *text
         return NULL;
     }
     if (st != MAILDEX__SX_OK) {
-        fail(&c, "invalid s-expression: '%.*s'", (int) MIN(len, (size_t) INT_MAX), text);
+        maildex__sexp_fail(&c, "invalid s-expression: '%.*s'", (int) MIN(len, (size_t) INT_MAX), text);
         return NULL;
     }
-    return convert(&c, NULL, NULL, sx);
+    return maildex__sexp_convert(&c, NULL, NULL, sx);
 }
 
 struct maildex__qnode *maildex__qexpand_sexp(struct maildex__qparser *p, const struct maildex__qtoken *t)

@@ -18,7 +18,7 @@
 #ifndef MAILDEX_SIDE_READ_H
 #define MAILDEX_SIDE_READ_H
 
-#include "plan.h"
+#include "plan-types.h"
 #include "sqlext/sets.h"
 
 #include <stddef.h>

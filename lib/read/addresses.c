@@ -12,6 +12,7 @@
  * This file must not print, read config or read a mail file a stored row answers for. */
 #include "search.h"
 
+#include "files.h"
 #include "mime/mime.h"
 
 struct maildex_mailbox {
@@ -139,7 +140,7 @@ static maildex_status_t parse_lists(maildex_addresses_t *it, int64_t key, const 
     maildex_status_t st = it->mime ? MAILDEX_STATUS_OK : maildex__mime(db, &it->mime);
 
     if (st == MAILDEX_STATUS_OK)
-        st = maildex__parse_first_file(db, it->mime, it->message, key, &m);
+        st = maildex__parse_first_file(db, it->mime, it->message, key, NULL, &m, NULL);
     if (st == MAILDEX_STATUS_OK && m) {
         lists[0] = m->senders, lens[0] = m->senders_len;
         lists[1] = m->recipients, lens[1] = m->recipients_len;

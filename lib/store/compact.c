@@ -299,7 +299,7 @@ maildex_status_t maildex__compact(maildex_db_t *db, const char *backup_path, int
                               "cannot compact database '%s' inside a transaction", db->path);
     /* `new` and `reindex` plan from what they read before they write: they wait for the whole
      * compaction, and it for them. */
-    st = maildex__writer_lock(db, "indexing", NULL, &lock);
+    st = maildex__writer_lock(db, "indexing", &lock);
     if (st == MAILDEX_STATUS_OK)
         st = optimize(db);
     if (st == MAILDEX_STATUS_OK && sqlite3_open_v2(db->path, &watch, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)

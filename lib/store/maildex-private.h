@@ -9,6 +9,7 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <talloc.h>
 
 struct maildex_db {
@@ -25,15 +26,12 @@ struct maildex_db {
     int in_transaction;                   /* nesting depth of maildex__begin */
     int revision_bumped;                  /* this transaction already bumped meta.revision */
     int64_t revision;                     /* ... to this value */
-    void *tag_ids;                        /* GHashTable name -> id (message/tags.c) */
-    void *tag_deltas;                     /* GHashTable id -> pending tags.messages change */
+    struct maildex__joined *participants; /* by rank (transaction.c) */
+    size_t nparticipants;
     struct maildex__fts_shared *fts;      /* the tokenizer's state on this connection */
-    struct maildex__text_queue *text_queue; /* rows held until the batch ends (message/text-queue.c) */
-    int64_t message_delta;                /* messages added minus removed in this transaction */
     void (*waiting)(void *data, const char *what); /* maildex_db_set_waiting */
     void *waiting_data;
     int busy_ms;                          /* time the current busy wait has slept so far */
-    bool renames_owed;                    /* this transaction recorded Maildir renames (message/renames.c) */
     int busy_timeout_ms;                  /* how long a write waits for SQLite's write lock */
     int indexer_wait_ms;                  /* how long an indexer waits for another (writer-lock.c) */
     int turn_fd;                          /* "<database>-writer", or -1 (writer-lock.c) */
@@ -42,7 +40,7 @@ struct maildex_db {
     int64_t side_steps;                   /* VM steps and pages of the side reads of this handle's */
     int64_t side_pages;                   /* queries (query/side-read.c): work bounds count them too */
     maildex_pair_t *user_fields;          /* maildex_db_set_user_fields, ended by NULLs; NULL for none */
-    gint interrupted;                     /* maildex_db_interrupt: read by the progress handler */
+    atomic_int cancel;                    /* 0 or a maildex_cancel_t: maildex_db_cancel (host.c) */
     GHashTable *changed_threads;          /* threads the running maildex_index changed, when its
                                              host asked (maildex__thread_changed); else NULL */
 };
@@ -98,11 +96,53 @@ maildex_status_t maildex__error(maildex_db_t *db, maildex_status_t status, const
 /* Maps a SQLite result code to a status, recording sqlite3_errmsg with context as the error message. */
 maildex_status_t maildex__sql_error(maildex_db_t *db, int rc, const char *context);
 
+/* Records the one message for a damaged database file (reason says what is wrong) and returns
+ * MAILDEX_STATUS_DATABASE_CORRUPT. */
+maildex_status_t maildex__corrupt(maildex_db_t *db, const char *reason);
+
 /* Write transactions. begin is BEGIN IMMEDIATE (so the busy timeout applies at the start, not at the
- * first write); nested calls only count. commit/rollback end the outermost one. */
+ * first write); nested calls only count. commit/rollback end the outermost one, calling the
+ * participants' hooks (below). */
 maildex_status_t maildex__begin(maildex_db_t *db);
 maildex_status_t maildex__commit(maildex_db_t *db);
 void maildex__rollback(maildex_db_t *db);
+
+/* A participant in the handle's write transactions: a module above the store that holds work until
+ * the outermost commit (rows it writes in one go, counts it sums in memory) or owes work after it.
+ * It joins a handle the first time it holds something there, and the handle keeps state for it and
+ * calls it back without naming it. Every hook may be NULL; no hook may join or leave.
+ *   before_commit:  just before COMMIT, inside the transaction: writes what is held. A failure rolls
+ *                   the transaction back (every after_rollback runs) and is the commit's status.
+ *   after_commit:   once COMMIT succeeded: work the commit owes (it may run write transactions of
+ *                   its own). It cannot fail the commit.
+ *   after_rollback: after ROLLBACK: forgets what was held for the transaction.
+ *   close:          when the handle closes (or the participant leaves), before the handle's other
+ *                   children are freed, with the connection still open: releases what state holds
+ *                   (the handle frees state itself).
+ * Hooks run in ascending rank, whatever order the participants joined in: the README of the folder
+ * the participants live in lists the ranks in use and why they come in that order. */
+struct maildex__participant {
+    const char *name;
+    int rank;
+    maildex_status_t (*before_commit)(maildex_db_t *db, void *state);
+    void (*after_commit)(maildex_db_t *db, void *state);
+    void (*after_rollback)(maildex_db_t *db, void *state);
+    void (*close)(void *state);
+};
+
+/* p's state on db: size bytes, zeroed when made, owned by db. The first call registers p with db's
+ * transactions (p must outlive db: a static) and makes the state; later calls return the same
+ * state. NULL when memory ran out (db's error says so). */
+void *maildex__participant_join(maildex_db_t *db, const struct maildex__participant *p, size_t size);
+
+/* The state p joined db with, or NULL when p has not joined db. */
+void *maildex__participant_state(maildex_db_t *db, const struct maildex__participant *p);
+
+/* p leaves db: its close hook runs and its state is freed. Nothing when p has not joined. */
+void maildex__participant_leave(maildex_db_t *db, const struct maildex__participant *p);
+
+/* Every participant of db leaves, highest rank first (maildex_db_close). */
+void maildex__participants_close(maildex_db_t *db);
 
 /* Bumps meta.revision once per write transaction and returns the new revision in *revision. */
 maildex_status_t maildex__bump_revision(maildex_db_t *db, int64_t *revision);
@@ -155,13 +195,19 @@ void maildex__checkpoint(maildex_db_t *db);
 /* Tells the host, through maildex_db_set_waiting, that a write is waiting: what says for whom. */
 void maildex__waiting(maildex_db_t *db, const char *what);
 
+/* How far db's work has been cancelled (maildex_db_cancel): 0, MAILDEX_CANCEL_BATCH or
+ * MAILDEX_CANCEL_ALL. Any thread may ask; the token only ever grows. */
+static inline int maildex__cancelled(maildex_db_t *db)
+{
+    return atomic_load(&db->cancel);
+}
+
 /* Takes the indexer lock of db, waiting (and saying so through maildex__waiting, with what
  * naming the activity, e.g. "indexing") for another process that holds it, until it is free,
- * *interrupted is set (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
+ * db is cancelled (MAILDEX_STATUS_INTERRUPTED) or db->indexer_wait_ms have passed
  * (MAILDEX_STATUS_DATABASE_BUSY). The lock is a child of db; release it with
  * maildex__writer_unlock, or it goes with db. */
 maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
-                                      const volatile int *interrupted,
                                       struct maildex__writer_lock **out);
 void maildex__writer_unlock(struct maildex__writer_lock *lock);
 

@@ -19,6 +19,10 @@ maildex_status_t maildex__stmt(struct maildex_db *db, maildex__stmt_id_t id, sql
     sqlite3_stmt *stmt = db->stmts[id];
 
     *out = NULL;
+    /* The progress handler stops long statements of a handle cancelled outright; a short one
+     * started after the cancel would run to its end. */
+    if (maildex__cancelled(db) >= MAILDEX_CANCEL_ALL)
+        return maildex__sql_error(db, SQLITE_INTERRUPT, "cannot start a statement");
     if (stmt == NULL) {
         int rc = sqlite3_prepare_v3(db->sql, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &stmt,
                                     NULL);

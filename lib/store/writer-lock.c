@@ -31,7 +31,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-/* How often a waiting indexer looks again (and at its interrupt flag). */
+/* How often a waiting indexer looks again (and at its handle's cancellation). */
 #define POLL_US 50000
 /* A writer between two batches waits at most this long for the writers it lets go first to get in
  * (each looks again within 0.1 s; one that announced itself and then stopped is not waited for). */
@@ -81,7 +81,6 @@ static char *waiting_for(void *ctx, long pid, const char *then)
 }
 
 maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
-                                      const volatile int *interrupted,
                                       struct maildex__writer_lock **out)
 {
     struct maildex__writer_lock *lock = talloc_zero(db, struct maildex__writer_lock);
@@ -108,7 +107,7 @@ maildex_status_t maildex__writer_lock(maildex_db_t *db, const char *what,
         if (errno != EWOULDBLOCK && errno != EINTR)
             st = maildex__error(db, MAILDEX_STATUS_IO_ERROR, "cannot lock '%s': %s", path,
                                 strerror(errno));
-        else if ((interrupted && *interrupted) || g_atomic_int_get(&db->interrupted))
+        else if (maildex__cancelled(db))
             st = maildex__error(db, MAILDEX_STATUS_INTERRUPTED,
                                 "interrupted while waiting for another indexer");
         else if (poll >= polls)

@@ -129,7 +129,7 @@ static maildex_status_t tags_to_files(maildex_db_t *db, void *ctx, int64_t key, 
         if (dir == f->dir && strcmp(name, f->name) == 0) {
             /* Right as it is, after all: an earlier change of this transaction may have asked for
              * a rename. */
-            if (db->renames_owed)
+            if (maildex__renames_owed(db))
                 st = maildex__renames_forget(db, f->id);
             continue;
         }

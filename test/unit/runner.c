@@ -74,6 +74,7 @@ int test_run(int argc, char **argv, const struct test_entry *tests, size_t n)
     for (size_t i = 0; i < n; i++)
         planned += selected(argc, argv, tests[i].name);
     printf("1..%zu\n", planned);
+    fflush(stdout); /* not again by a child a test forks (gpgme's helpers) */
     for (volatile size_t i = 0; i < n; i++) {
         if (!selected(argc, argv, tests[i].name))
             continue;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Config lookup order, list syntax, defaults and derived paths (cli/config-file.c). Each test sets
+/* Config lookup order, list syntax, defaults and derived paths (cli/base/config-file.c). Each test sets
  * HOME and the XDG/NOTMUCH/MAILDEX variables itself, so the order of tests does not matter. */
-#include "config-file.h"
+#include "base/config-file.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -499,6 +499,94 @@ TEST(transactions_nest_and_revision_bumps)
     maildex_db_close(db);
 }
 
+/* A participant that writes down the hooks called: "name:hook", space-separated, in one log. */
+struct probe {
+    const char *name;
+    GString *log;
+    bool fail;
+};
+
+static void probe_log(struct probe *p, const char *hook)
+{
+    g_string_append_printf(p->log, "%s%s:%s", p->log->len ? " " : "", p->name, hook);
+}
+
+static maildex_status_t probe_before(maildex_db_t *db, void *state)
+{
+    struct probe *p = state;
+    probe_log(p, "before");
+    return p->fail ? maildex__error(db, MAILDEX_STATUS_DATABASE_ERROR, "refused") : MAILDEX_STATUS_OK;
+}
+
+static void probe_after(maildex_db_t *db, void *state)
+{
+    (void) db;
+    probe_log(state, "after");
+}
+
+static void probe_rollback(maildex_db_t *db, void *state)
+{
+    (void) db;
+    probe_log(state, "rollback");
+}
+
+static void probe_close(void *state)
+{
+    probe_log(state, "close");
+}
+
+static const struct maildex__participant probe_early = {"early", 10, probe_before, probe_after,
+                                                         probe_rollback, probe_close};
+static const struct maildex__participant probe_late = {"late", 40, probe_before, probe_after,
+                                                        probe_rollback, probe_close};
+
+static struct probe *probe_join(maildex_db_t *db, const struct maildex__participant *p, GString *log)
+{
+    struct probe *probe = maildex__participant_join(db, p, sizeof *probe);
+    ASSERT(probe != NULL);
+    probe->name = p->name;
+    probe->log = log;
+    return probe;
+}
+
+TEST(participants_run_by_rank_at_the_outermost_commit_and_forget_on_rollback)
+{
+    maildex_db_t *db = open_or_fail(db_file("participants"), MAILDEX_DB_CREATE);
+    GString *log = g_string_new(NULL);
+    struct probe *late = probe_join(db, &probe_late, log); /* joins first, runs last */
+    struct probe *early = probe_join(db, &probe_early, log);
+
+    ASSERT(maildex__participant_join(db, &probe_late, sizeof *late) == late);
+    ASSERT(maildex__participant_state(db, &probe_early) == early);
+
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(log->str, ""); /* an inner commit only counts */
+    ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(log->str, "early:before late:before early:after late:after");
+
+    /* a failing before_commit: the later ones do not run, the transaction is rolled back */
+    g_string_truncate(log, 0);
+    early->fail = true;
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__commit(db), MAILDEX_STATUS_DATABASE_ERROR);
+    ASSERT(sqlite3_get_autocommit(db->sql));
+    ASSERT_STR_EQ(log->str, "early:before early:rollback late:rollback");
+
+    g_string_truncate(log, 0);
+    maildex__participant_leave(db, &probe_early);
+    ASSERT(maildex__participant_state(db, &probe_early) == NULL);
+    ASSERT_EQ(maildex__begin(db), MAILDEX_STATUS_OK);
+    maildex__rollback(db);
+    ASSERT_STR_EQ(log->str, "early:close late:rollback");
+
+    g_string_truncate(log, 0);
+    maildex_db_close(db);
+    ASSERT_STR_EQ(log->str, "late:close");
+    g_string_free(log, TRUE);
+}
+
 TEST(read_only_handle_refuses_writes)
 {
     const char *path = db_file("ro");
@@ -535,6 +623,41 @@ TEST(second_writer_waits_then_reports_busy)
 static void remember_waiting(void *data, const char *what)
 {
     g_strlcpy(data, what, 256);
+}
+
+static gpointer cancel_soon(gpointer db)
+{
+    g_usleep(200000);
+    maildex_db_cancel(db, MAILDEX_CANCEL_BATCH);
+    return NULL;
+}
+
+/* maildex_db_cancel from another thread: a write waiting for the write lock stops waiting at once
+ * (it would wait a minute), reads run on; cancelled outright, no statement of the handle starts,
+ * and a weaker cancel does not undo it. */
+TEST(cancel_from_another_thread_ends_a_wait_and_all_stops_every_statement)
+{
+    const char *path = db_file("cancel");
+    maildex_db_t *a = open_or_fail(path, MAILDEX_DB_CREATE);
+    maildex_db_t *b = open_or_fail(path, MAILDEX_DB_READ_WRITE);
+    const char *value;
+    gint64 started = g_get_monotonic_time();
+    GThread *canceller;
+
+    ASSERT_EQ(maildex__begin(a), MAILDEX_STATUS_OK);
+    canceller = g_thread_new("cancel", cancel_soon, b);
+    ASSERT_EQ(maildex__begin(b), MAILDEX_STATUS_INTERRUPTED);
+    g_thread_join(canceller);
+    ASSERT(g_get_monotonic_time() - started < 10 * G_USEC_PER_SEC);
+    ASSERT(strstr(maildex_db_errmsg(b), "interrupted") != NULL);
+    ASSERT_EQ(maildex_db_config_get(b, "a.b", &value), MAILDEX_STATUS_OK);
+
+    maildex_db_cancel(b, MAILDEX_CANCEL_ALL);
+    maildex_db_cancel(b, MAILDEX_CANCEL_BATCH);
+    ASSERT_EQ(maildex_db_config_get(b, "a.b", &value), MAILDEX_STATUS_INTERRUPTED);
+    ASSERT_EQ(maildex__commit(a), MAILDEX_STATUS_OK);
+    maildex_db_close(b);
+    maildex_db_close(a);
 }
 
 /* maildex's own wait (not sqlite3_busy_timeout): bounded by the handle's busy_timeout_ms, telling
@@ -577,15 +700,15 @@ TEST(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
                                                      "to finish indexing", (long) getpid());
 
     ASSERT_EQ(a->indexer_wait_ms, MAILDEX__INDEXER_WAIT_MS);
-    ASSERT_EQ(maildex__writer_lock(a, "indexing", NULL, &held), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__writer_lock(a, "indexing", &held), MAILDEX_STATUS_OK);
     b->indexer_wait_ms = 1000;
     maildex_db_set_waiting(b, remember_waiting, told);
-    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_DATABASE_BUSY);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", &second), MAILDEX_STATUS_DATABASE_BUSY);
     ASSERT(second == NULL);
     ASSERT_STR_EQ(told, expected);
     ASSERT(strstr(maildex_db_errmsg(b), "has been indexing for more than 1 s") != NULL);
     maildex__writer_unlock(held);
-    ASSERT_EQ(maildex__writer_lock(b, "indexing", NULL, &second), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex__writer_lock(b, "indexing", &second), MAILDEX_STATUS_OK);
     maildex__writer_unlock(second);
     g_free(expected);
     maildex_db_close(b);
@@ -765,9 +888,11 @@ TEST_MAIN(TEST_ENTRY(a_bulk_index_spills_dirty_pages_at_the_cache_size) TEST_ENT
                                   TEST_ENTRY(statement_cache_prepares_once_and_resets)
                                       TEST_ENTRY(every_cached_statement_prepares)
                                           TEST_ENTRY(transactions_nest_and_revision_bumps)
+                                              TEST_ENTRY(participants_run_by_rank_at_the_outermost_commit_and_forget_on_rollback)
                                               TEST_ENTRY(read_only_handle_refuses_writes)
                                                   TEST_ENTRY(second_writer_waits_then_reports_busy)
                                                   TEST_ENTRY(write_waits_for_the_other_writer_names_it_and_gives_up_at_its_bound)
+                                                  TEST_ENTRY(cancel_from_another_thread_ends_a_wait_and_all_stops_every_statement)
                                                   TEST_ENTRY(indexer_waits_for_the_other_indexer_names_it_and_gives_up_at_its_bound)
                                                   TEST_ENTRY(commit_and_begin_lets_a_waiting_writer_go_first)
                                                       TEST_ENTRY(read_only_open_repairs_an_interrupted_write)

@@ -44,13 +44,14 @@ function! Keys(keys) abort
   call feedkeys(a:keys, 'xt')
 endfunction
 
-" The current buffer's lines, with the mail root written MAIL, equal test/expected/vim/NAME.out.
+" The current buffer's lines, with the mail root written MAIL and the corpus's folder CORPUS, equal
+" test/expected/vim/NAME.out.
 function! AssertScreen(name) abort
   call AssertLines(a:name, getline(1, '$'))
 endfunction
 
 function! AssertLines(name, lines) abort
-  let l:lines = map(copy(a:lines), 'substitute(v:val, $MAIL_DIR, "MAIL", "g")')
+  let l:lines = map(copy(a:lines), 'substitute(substitute(v:val, $MAIL_DIR, "MAIL", "g"), $MAILDEX_VIM_CORPUS, "CORPUS", "g")')
   call writefile(l:lines, s:out . '/' . a:name . '.out')
   let l:expected = $MAILDEX_VIM_EXPECTED . '/' . a:name . '.out'
   if $MAILDEX_VIM_UPDATE ==# '1'

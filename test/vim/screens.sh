@@ -10,6 +10,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/maildex-screens.XXXXXX")
 trap 'tmux -L maildex-screens kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/mail"
 cp -R "$srcdir/test/corpora/emacs/mail/." "$work/mail"
+cp "$srcdir/test/corpora/emacs/minutes.pdf" "$work/minutes.pdf"
 find "$work/mail" -type d -name cur | while read -r d; do mkdir -p "${d%/cur}/new" "${d%/cur}/tmp"; done
 cat > "$work/config" <<CONFIG
 [database]
@@ -50,3 +51,7 @@ screen 'n n n: the next messages, with the signature and the long quote folded' 
 screen 'q, then Enter on the minutes: the PDF is a button (s saves it)' 'q' '4G' Enter
 screen 'R on the second message: reply to all' 'G' 'R'
 screen '+ in the list: the tag prompt completes (Tab)' Escape ':bwipeout!' Enter ':Maildex tag:inbox' Enter '+' 'fl' Tab
+screen 'Z in the list: its mail as a tree, as notmuch-tree draws it' Escape 'Z'
+screen 'Enter on a message of the tree: its thread, at that message' '10G' Enter
+screen 'm, a subject, then CTRL-C CTRL-A and a file: an Attach: line (:write would save a draft)' 'q' 'q' 'm' \
+    '4G' 'A' 'The minutes' Escape 0 C-c C-a "$work/minutes.pdf" Enter

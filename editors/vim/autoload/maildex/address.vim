@@ -2,6 +2,8 @@
 " Address completion in a mail buffer's To/Cc/Bcc lines (omnifunc, CTRL-X CTRL-O). The addresses come
 " from `maildex address` over the mail to and from the user, harvested without waiting when the first
 " mail buffer opens; completion only filters what has arrived, so it never waits either.
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:addresses = []
 let s:state = 'none'
@@ -59,3 +61,6 @@ function! maildex#address#complete(findstart, base) abort
   let l:base = tolower(a:base)
   return filter(copy(s:addresses), 'stridx(tolower(v:val), l:base) >= 0')
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -1,6 +1,8 @@
 " SPDX-License-Identifier: GPL-3.0-or-later
 " The user's identity and saved searches, as `maildex config list` prints them: read once, without
 " waiting, and handed to whoever asked when they arrive (at once after the first time).
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:config = v:null
 let s:waiting = []
@@ -49,3 +51,6 @@ function! maildex#config#addresses(config) abort
   return filter([get(a:config, 'user.primary_email', '')]
         \ + split(get(a:config, 'user.other_email', ''), ';'), 'v:val !=# ""')
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

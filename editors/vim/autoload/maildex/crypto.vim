@@ -1,5 +1,7 @@
 " SPDX-License-Identifier: GPL-3.0-or-later
 " The words notmuch.el puts on a signed or encrypted part's button, from show's sigstatus/encstatus.
+let s:cpo_save = &cpo
+set cpo&vim
 
 function! maildex#crypto#signature(status) abort
   let l:status = get(a:status, 'status', '')
@@ -15,3 +17,6 @@ endfunction
 function! maildex#crypto#decryption(status) abort
   return get(a:status, 'status', '') ==# 'good' ? 'Decryption successful' : 'Decryption error'
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -2,6 +2,8 @@
 " The start page (notmuch-hello): the number of messages, the saved searches with their counts, and
 " every tag with its count. Each part is filled in when its command answers; Enter on a line opens
 " its search. Saved searches are g:maildex_saved_searches followed by the config's query.* entries.
+let s:cpo_save = &cpo
+set cpo&vim
 
 function! maildex#hello#open() abort
   let l:buf = maildex#util#open_buffer('maildex://hello', 'maildexhello')
@@ -31,7 +33,7 @@ function! s:configured(state, config) abort
 endfunction
 
 function! s:counted_all(state, status, out, err) abort
-  let a:state.total = get(a:out, 0, '')
+  let a:state.total = a:status == 0 ? get(a:out, 0, '') : '?'
   call s:draw(a:state)
 endfunction
 
@@ -63,7 +65,8 @@ endfunction
 
 function! s:draw(state) abort
   let a:state.lines = {}
-  let l:lines = ['Welcome to maildex. You have ' . (a:state.total ==# '' ? '...' : a:state.total) . ' messages.',
+  let l:lines = [a:state.total ==# '?' ? 'Welcome to maildex. Counting the messages failed: :MaildexErrors shows why.'
+        \ : 'Welcome to maildex. You have ' . (a:state.total ==# '' ? '...' : a:state.total) . ' messages.',
         \ '', 'Saved searches:']
   for l:search in a:state.searches
     call s:entry(a:state, l:lines, l:search.name, l:search.query)
@@ -72,7 +75,7 @@ function! s:draw(state) abort
   for l:tag in a:state.tags
     call s:entry(a:state, l:lines, l:tag, maildex#util#term('tag', l:tag))
   endfor
-  call extend(l:lines, ['', 'Enter: open   s: search   m: new mail   N: maildex new   =: refresh   q: quit'])
+  call extend(l:lines, ['', 'Enter: open   s: search   Z: tree   m: new mail   N: maildex new   =: refresh   q: quit'])
   call maildex#util#set_lines(a:state.buf, 1, l:lines, 1)
 endfunction
 
@@ -83,18 +86,24 @@ function! maildex#hello#enter() abort
   endif
 endfunction
 
-" N (notmuch.el's G, which stays Vim's motion here): `maildex new`, then the page again.
+" N (notmuch.el's G, which stays Vim's motion here): `maildex new`, then the page again. What it
+" says last is shown when it succeeds; when it fails, the error (maildex#error#check) is all.
 function! maildex#hello#poll() abort
   let l:buf = bufnr('%')
   echomsg 'maildex new...'
-  call maildex#transport#run(['new'], {'on_exit': {status, out, err -> s:polled(l:buf, out)}})
+  call maildex#transport#run(['new'], {'on_exit': {status, out, err -> s:polled(l:buf, status, out)}})
 endfunction
 
-function! s:polled(buf, out) abort
-  echomsg get(a:out, -1, 'maildex new done')
+function! s:polled(buf, status, out) abort
+  if a:status == 0
+    echomsg 'maildex new: ' . get(a:out, -1, 'done')
+  endif
   let l:win = bufwinid(a:buf)
   if l:win != -1
     call win_execute(l:win, 'call maildex#hello#open()')
   endif
   call maildex#poll#notify()
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

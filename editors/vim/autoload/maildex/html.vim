@@ -2,6 +2,8 @@
 " HTML parts as text. g:maildex_html_command, an argv reading HTML on stdin and printing text (for
 " example ['w3m', '-dump', '-T', 'text/html'] or ['lynx', '-dump', '-stdin']), runs as a job and the
 " thread is drawn again when it is done; without one a small converter in Vim script drops the tags.
+let s:cpo_save = &cpo
+set cpo&vim
 
 " The text of an HTML part of the thread STATE, known by KEY (message id/part id).
 function! maildex#html#text(state, key, html) abort
@@ -50,3 +52,6 @@ function! maildex#html#strip(html) abort
   endwhile
   return l:out
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

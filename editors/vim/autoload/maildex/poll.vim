@@ -3,6 +3,8 @@
 " (`maildex count --lastmod '*'`, one quick process) every g:maildex_poll_interval milliseconds
 " (0 turns it off). The timer runs only while something listens. A listener returns -1 when it is
 " gone (its buffer wiped) and is dropped.
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:listeners = []
 let s:timer = -1
@@ -67,3 +69,6 @@ function! maildex#poll#notify() abort
   endfor
   let s:listeners = l:keep
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -2,7 +2,10 @@
 " The search list: one line per thread (date, [matched/total], authors, subject, tags), filled from
 " `maildex search --format=json` as it streams. Lines are only decoded and drawn for the screens the
 " user has reached: the first ones as soon as they arrive, later pages as the cursor gets near the
-" end. Line N of the buffer is b:maildex_search.items[N-1]; "End of search results." follows the last.
+" end (b:maildex_search.limit is how many may be drawn; the rest wait, undecoded, in .pending).
+" Line N of the buffer is b:maildex_search.items[N-1]; "End of search results." follows the last.
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:end_line = 'End of search results.'
 
@@ -15,7 +18,8 @@ function! maildex#search#open(query, ...) abort
     call maildex#transport#stop(l:old.handle)
   endif
   let b:maildex_search = {'buf': l:buf, 'query': l:query, 'sort': l:sort, 'items': [], 'pending': [],
-        \ 'done': 0, 'status': -2, 'handle': -1, 'keep': get(l:old, 'keep', ''), 'started': reltime()}
+        \ 'done': 0, 'status': -2, 'handle': -1, 'keep': get(l:old, 'keep', ''), 'limit': s:page(),
+        \ 'received': 0, 'decoded': 0, 'events': [], 'started': reltime()}
   if empty(l:old)
     call maildex#transport#subscribe(function('s:store_changed', [l:buf]))
   else
@@ -37,33 +41,48 @@ function! s:page() abort
   return get(g:, 'maildex_page_lines', max([&lines, 50]))
 endfunction
 
+" A line of output: drawn at once while the list is short of its limit, else kept for later.
 function! s:arrived(state, line) abort
-  if len(a:state.items) < s:page() && empty(a:state.pending)
-    let l:item = maildex#util#json_element(a:line)
-    if type(l:item) == type({})
-      call add(a:state.items, l:item)
-      call maildex#util#set_lines(a:state.buf, len(a:state.items), [s:format(l:item)], 0)
-      call s:keep_cursor(a:state, l:item, len(a:state.items))
-      if len(a:state.items) == s:screen(a:state)
-        let a:state.first_screen = reltime()
-      endif
-    endif
-  else
+  let a:state.received += 1
+  if len(a:state.items) >= a:state.limit || !empty(a:state.pending)
     call add(a:state.pending, a:line)
+    return
+  endif
+  let l:item = s:decode(a:state, a:line)
+  if !empty(l:item)
+    call add(a:state.items, l:item)
+    call maildex#util#set_lines(a:state.buf, len(a:state.items), [s:format(l:item)], 0)
+    call s:keep_cursor(a:state, l:item, len(a:state.items))
+    if len(a:state.items) == s:screen(a:state)
+      call s:event(a:state, 'first_screen')
+    endif
   endif
 endfunction
 
-" When the first screen and the last line arrived (reltime()s), for T600's timing and for the user.
+function! s:decode(state, line) abort
+  let a:state.decoded += 1
+  let l:item = maildex#util#json_element(a:line)
+  return type(l:item) == type({}) ? l:item : {}
+endfunction
+
+" What happened when, in order: [NAME, lines received, lines decoded] (T600 checks that the first
+" screen is drawn before the rest is read or decoded), and the time (bench/vim-first-screen).
+function! s:event(state, name) abort
+  call add(a:state.events, [a:name, a:state.received, a:state.decoded])
+  let a:state[a:name] = reltime()
+endfunction
+
+" The lines of a screen: the window's height, or a page when that is less.
 function! s:screen(state) abort
   let l:win = bufwinid(a:state.buf)
   return min([l:win == -1 ? &lines : winheight(l:win), s:page()])
 endfunction
 
 function! s:finished(state, status, out, err) abort
-  let a:state.finished = reltime()
   if !has_key(a:state, 'first_screen')
-    let a:state.first_screen = a:state.finished
+    call s:event(a:state, 'first_screen')
   endif
+  call s:event(a:state, 'finished')
   let a:state.done = 1
   let a:state.status = a:status
   call s:draw_end(a:state)
@@ -78,26 +97,30 @@ function! s:draw_end(state) abort
   endif
 endfunction
 
-" Draws the next page of what has arrived (the cursor moved near the end, or <Space> was pressed).
+" The cursor moved near the end of what is drawn (or FORCE): a page more may be drawn, of what has
+" arrived and of what arrives next.
 function! maildex#search#more(...) abort
   let l:state = get(b:, 'maildex_search', {})
-  if empty(l:state) || empty(l:state.pending)
+  if empty(l:state) || (!a:0 && line('.') + winheight(0) < len(l:state.items))
     return
   endif
-  if !a:0 && line('.') + winheight(0) < len(l:state.items)
-    return
-  endif
+  call s:draw_to(l:state, len(l:state.items) + s:page())
+endfunction
+
+" Raises the limit to LIMIT threads and draws what of them has arrived.
+function! s:draw_to(state, limit) abort
+  let a:state.limit = max([a:state.limit, a:limit])
   let l:lines = []
-  let l:first = len(l:state.items) + 1
-  while !empty(l:state.pending) && len(l:lines) < s:page()
-    let l:item = maildex#util#json_element(remove(l:state.pending, 0))
-    if type(l:item) == type({})
-      call add(l:state.items, l:item)
+  let l:first = len(a:state.items) + 1
+  while !empty(a:state.pending) && len(a:state.items) < a:state.limit
+    let l:item = s:decode(a:state, remove(a:state.pending, 0))
+    if !empty(l:item)
+      call add(a:state.items, l:item)
       call add(l:lines, s:format(l:item))
     endif
   endwhile
-  call maildex#util#set_lines(l:state.buf, l:first, l:lines, 0)
-  call s:draw_end(l:state)
+  call maildex#util#set_lines(a:state.buf, l:first, l:lines, 0)
+  call s:draw_end(a:state)
 endfunction
 
 " <Space>: a screen down, drawing what it needs first.
@@ -105,6 +128,40 @@ function! maildex#search#page_down() abort
   call maildex#search#more(1)
   execute "normal! \<C-f>"
   call maildex#search#more()
+endfunction
+
+" n, p (COUNT < 0): COUNT threads down or up, drawing the next ones first; never past the first
+" or the last thread (as notmuch.el's notmuch-search-next-thread), nor up from the end line.
+function! maildex#search#next(count) abort
+  let l:state = get(b:, 'maildex_search', {})
+  if empty(l:state) || empty(l:state.items)
+    return
+  endif
+  let l:target = line('.') + a:count
+  if l:target > len(l:state.items)
+    call s:draw_to(l:state, l:target + s:page())
+  endif
+  call cursor(max([1, min([l:target, max([len(l:state.items), line('.')])])]), 1)
+endfunction
+
+" G: Vim's motion over the whole list, not only the part drawn: every thread that has arrived is
+" drawn (and those still arriving as they come), and the cursor goes to the last line; [count]G to
+" line COUNT.
+function! maildex#search#last(count) abort
+  let l:state = get(b:, 'maildex_search', {})
+  if empty(l:state)
+    return
+  endif
+  call s:draw_to(l:state, a:count > 0 ? a:count + s:page() : 0x7fffffff)
+  call cursor(a:count > 0 ? min([a:count, line('$')]) : line('$'), 1)
+endfunction
+
+" Z: the messages of the list's query as a tree (notmuch.el's notmuch-tree-from-search-current-query).
+function! maildex#search#tree() abort
+  let l:state = get(b:, 'maildex_search', {})
+  if !empty(l:state)
+    call maildex#tree#open(l:state.query, l:state.sort)
+  endif
 endfunction
 
 function! s:format(item) abort
@@ -167,7 +224,7 @@ function! maildex#search#filter(...) abort
   let l:state = b:maildex_search
   let l:more = a:0 ? maildex#util#term('tag', a:1) : input('Filter: ')
   if l:more !=# ''
-    call maildex#search#open('(' . l:state.query . ') and (' . l:more . ')', l:state.sort)
+    call maildex#search#open(maildex#util#both(l:state.query, l:more), l:state.sort)
   endif
 endfunction
 
@@ -192,6 +249,7 @@ endfunction
 
 " Redraws the lines of THREADS in every open list with their tags as maildex now has them.
 function! maildex#search#update_threads(threads, ...) abort
+  call maildex#tree#update_threads(a:threads)
   let l:query = join(map(copy(a:threads), '"thread:" . v:val'))
   call maildex#transport#run(['search', '--format=json', '--format-version=5', '--exclude=false', l:query],
         \ {'on_exit': function('s:updated')})
@@ -295,3 +353,6 @@ function! maildex#search#close() abort
   endif
   call maildex#util#close()
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

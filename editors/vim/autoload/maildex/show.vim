@@ -4,16 +4,19 @@
 " column per reply level; long quotes and signatures are folded, HTML goes through a converter,
 " other parts are buttons ("[ name: type (size) ]") to save or open. Messages that do not match the
 " list's query start folded. Drawing is a function of b:maildex_show alone, so it can run again.
+" (The fold options are the ftplugin's: ftplugin/maildexshow.vim.)
+let s:cpo_save = &cpo
+set cpo&vim
 
+" Shows thread THREAD of the list of QUERY; TITLE names it, and the cursor goes to the message
+" whose id is TARGET (from a tree), else to the first message that matches the query.
 function! maildex#show#open(thread, query, ...) abort
   let l:buf = maildex#util#open_buffer('maildex://thread/' . a:thread, 'maildexshow')
   let b:maildex_show = {'buf': l:buf, 'thread': a:thread, 'query': a:query, 'title': get(a:, 1, ''),
-        \ 'messages': [], 'html': {}, 'shown': {}, 'lines': {}, 'parts': {}, 'folds': [], 'loaded': 0}
-  setlocal foldmethod=manual foldtext=maildex#show#foldtext() foldminlines=0 foldenable
+        \ 'target': get(a:, 2, ''), 'messages': [], 'html': {}, 'shown': {}, 'lines': {}, 'parts': {},
+        \ 'folds': [], 'loaded': 0, 'failed': 0}
   call maildex#util#set_lines(l:buf, 1, ['Loading thread:' . a:thread . ' ...'], 1)
-  let l:query = a:query =~# '^\s*\*\?\s*$' ? 'thread:' . a:thread
-        \ : 'thread:' . a:thread . ' and (' . a:query . ')'
-  call s:load(b:maildex_show, l:query, 1)
+  call s:load(b:maildex_show, maildex#util#both('thread:' . a:thread, a:query), 1)
   return l:buf
 endfunction
 
@@ -30,12 +33,16 @@ function! s:loaded(state, first, status, out, err) abort
     return s:load(a:state, 'thread:' . a:state.thread, 0)
   endif
   let a:state.messages = []
-  for l:thread in type(l:threads) == type([]) ? l:threads : []
+  let a:state.failed = a:status != 0 || type(l:threads) != type([])
+  for l:thread in a:state.failed ? [] : l:threads
     call s:flatten(a:state, l:thread, 0)
   endfor
   let a:state.loaded = 1
   call s:draw(a:state)
-  let l:first = filter(copy(a:state.messages), 'get(v:val.msg, "match", 0)')
+  let l:first = filter(copy(a:state.messages), 'v:val.msg.id ==# a:state.target')
+  if empty(l:first)
+    let l:first = filter(copy(a:state.messages), 'get(v:val.msg, "match", 0)')
+  endif
   let l:target = empty(l:first) ? get(a:state.messages, 0, {}) : l:first[0]
   if !empty(l:target)
     call s:in_window(a:state, 'call cursor(' . l:target.header . ', 1)')
@@ -69,7 +76,9 @@ function! s:draw(state) abort
   for l:m in a:state.messages
     call s:draw_message(a:state, l:out, l:m)
   endfor
-  if empty(a:state.messages)
+  if a:state.failed
+    call add(l:out.lines, 'Loading thread:' . a:state.thread . ' failed: :MaildexErrors shows why.')
+  elseif empty(a:state.messages)
     call add(l:out.lines, 'No messages in thread:' . a:state.thread . '.')
   endif
   let a:state.folds = l:out.folds
@@ -221,17 +230,22 @@ function! maildex#show#apply_folds() abort
   endfor
 endfunction
 
+" A closed fold's line: a message's header line, or what a quote or signature hides. Padded to the
+" window's width, so that no 'fillchars' fold character follows it (the ftplugin would have to set
+" that option, which is the user's).
 function! maildex#show#foldtext() abort
   let l:state = get(b:, 'maildex_show', {})
   let l:fold = filter(copy(get(l:state, 'folds', [])), 'v:val.first == v:foldstart')
   let l:count = v:foldend - v:foldstart + 1
   let l:indent = matchstr(getline(v:foldstart), '^\s*')
   if empty(l:fold) || l:fold[-1].kind ==# 'message'
-    return getline(v:foldstart)
+    let l:text = getline(v:foldstart)
   elseif l:fold[-1].kind ==# 'signature'
-    return l:indent . '[ ' . l:count . '-line signature ]'
+    let l:text = l:indent . '[ ' . l:count . '-line signature ]'
+  else
+    let l:text = l:indent . '[ ' . l:count . ' more citation lines ]'
   endif
-  return l:indent . '[ ' . l:count . ' more citation lines ]'
+  return l:text . repeat(' ', winwidth(0))
 endfunction
 
 " The message whose lines hold LNUM (the cursor's line by default).
@@ -246,13 +260,14 @@ function! maildex#show#message(...) abort
   return {}
 endfunction
 
-" n / p: to the next or previous message's header line.
+" n / p: COUNT messages down or up (STEP's sign), to a header line; no further than the last or
+" the first message. The message reached is marked read.
 function! maildex#show#next(step) abort
   let l:headers = map(copy(get(get(b:, 'maildex_show', {}), 'messages', [])), 'v:val.header')
   let l:lnum = line('.')
   let l:target = a:step > 0 ? filter(copy(l:headers), 'v:val > l:lnum') : reverse(filter(copy(l:headers), 'v:val < l:lnum'))
   if !empty(l:target)
-    call cursor(l:target[0], 1)
+    call cursor(l:target[min([abs(a:step), len(l:target)]) - 1], 1)
     call maildex#show#mark_read(b:maildex_show, maildex#show#message())
   endif
 endfunction
@@ -354,6 +369,7 @@ function! maildex#show#tag(changes, ...) abort
 endfunction
 
 function! s:tagged(state, targets, changes, ...) abort
+  call maildex#tree#retag(map(copy(a:targets), 'v:val.msg.id'), a:changes)
   for l:m in a:targets
     let l:m.msg.tags = maildex#tag#changed(get(l:m.msg, 'tags', []), a:changes)
     if has_key(l:m, 'header')
@@ -393,17 +409,33 @@ function! maildex#show#mark_read(state, m) abort
   endif
 endfunction
 
+" =: the thread loaded again, the cursor back on the message it was on.
 function! maildex#show#refresh() abort
   let l:state = b:maildex_show
-  let l:view = winsaveview()
-  call maildex#show#open(l:state.thread, l:state.query, l:state.title)
-  call winrestview(l:view)
+  let l:m = maildex#show#message()
+  call maildex#show#open(l:state.thread, l:state.query, l:state.title, empty(l:m) ? '' : l:m.msg.id)
 endfunction
 
 function! maildex#show#reply(all) abort
   let l:m = maildex#show#message()
   if !empty(l:m)
     call maildex#compose#reply(maildex#util#term('id', l:m.msg.id), a:all)
+  endif
+endfunction
+
+" e: the draft under the cursor in a mail buffer again (notmuch.el's notmuch-show-resume-message).
+function! maildex#show#resume() abort
+  let l:m = maildex#show#message()
+  if !empty(l:m)
+    call maildex#compose#resume(l:m.msg.id, get(l:m.msg, 'tags', []))
+  endif
+endfunction
+
+" Z: the thread as a tree (notmuch.el's notmuch-tree-from-show-current-query).
+function! maildex#show#tree() abort
+  let l:state = get(b:, 'maildex_show', {})
+  if !empty(l:state)
+    call maildex#tree#open('thread:' . l:state.thread)
   endif
 endfunction
 
@@ -414,3 +446,6 @@ function! maildex#show#forward() abort
     call maildex#compose#forward(l:m.msg, getline(l:first + 1, l:m.end))
   endif
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

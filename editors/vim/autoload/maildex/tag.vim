@@ -1,6 +1,8 @@
 " SPDX-License-Identifier: GPL-3.0-or-later
 " Tag changes: `maildex tag +a -b -- QUERY`, the tag prompt with completion, archive's changes, and
 " the list of all tags the prompt completes from (read again, without waiting, whenever a list opens).
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:all = []
 
@@ -83,3 +85,6 @@ function! maildex#tag#command(first, last, args) abort
     call maildex#error#note(':MaildexTag works in a list or a thread')
   endif
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -17,6 +17,8 @@
 "   quiet                  failures are not reported (a question whose answer may be no)
 " The on_exit status is the command's exit status; a command that could not be started, or whose
 " server stopped before answering, is -1.
+let s:cpo_save = &cpo
+set cpo&vim
 
 " The implementation for this session: g:maildex_transport names one ('process', 'server');
 " 'auto' (the default) takes the server when it answers and falls back to processes.
@@ -63,3 +65,6 @@ endfunction
 
 function! s:ignore(...) abort
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

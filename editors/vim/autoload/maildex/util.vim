@@ -2,30 +2,40 @@
 " What the plugin's buffers share: opening a scratch buffer by name, writing its lines while it stays
 " read-only for the user, fixed-width columns in display cells, one streamed JSON element per line,
 " and quoting for messages and queries. No maildex command runs here.
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:buffers = {}
 
 " Shows the buffer NAME in the current window (creating it the first time) with the filetype FT,
-" whose ftplugin and syntax are loaded even when the user has no `filetype plugin on`.
+" whose ftplugin and syntax are loaded even when the user has no `filetype plugin on`. The buffer
+" it was opened from is remembered (b:maildex_from), for `q` to go back to (Vim's alternate file
+" is one deep: a thread opened from a tree opened from a list must lead back to the list).
 function! maildex#util#open_buffer(name, ft) abort
+  let l:from = bufnr('%')
   let l:buf = get(s:buffers, a:name, -1)
   if l:buf > 0 && bufexists(l:buf)
     execute 'silent buffer' l:buf
-    return l:buf
+  else
+    execute (&modified && !&hidden ? 'silent new' : 'silent enew')
+    execute 'silent keepalt file' fnameescape(a:name)
+    setlocal buftype=nofile bufhidden=hide noswapfile nomodifiable nobuflisted
+    setlocal nowrap nonumber norelativenumber nolist
+    let s:buffers[a:name] = bufnr('%')
+    call maildex#util#filetype(a:ft)
   endif
-  execute (&modified && !&hidden ? 'silent new' : 'silent enew')
-  execute 'silent keepalt file' fnameescape(a:name)
-  setlocal buftype=nofile bufhidden=hide noswapfile nomodifiable nobuflisted
-  setlocal nowrap nonumber norelativenumber nolist
-  let s:buffers[a:name] = bufnr('%')
-  call maildex#util#filetype(a:ft)
+  if l:from != bufnr('%')
+    let b:maildex_from = l:from
+  endif
   return bufnr('%')
 endfunction
 
 function! maildex#util#filetype(ft) abort
   execute 'setlocal filetype=' . a:ft
   for l:ft in split(a:ft, '\.')
-    if !exists('b:did_maildex_' . l:ft) && l:ft =~# '^maildex'
+    " maildexcompose follows mail, whose ftplugin sets b:did_ftplugin: it has a guard of its own
+    let l:guard = l:ft ==# 'maildexcompose' ? 'b:did_ftplugin_maildexcompose' : 'b:did_ftplugin'
+    if l:ft =~# '^maildex' && !exists(l:guard)
       execute 'runtime! ftplugin/' . l:ft . '.vim'
     endif
   endfor
@@ -106,19 +116,33 @@ function! maildex#util#term(prefix, value) abort
   return a:prefix . ':"' . substitute(a:value, '"', '""', 'g') . '"'
 endfunction
 
+" A query for the mail both queries A and B match. `*` (all mail) is a query only on its own in
+" notmuch's language, never a term of a larger one, so it is left out.
+function! maildex#util#both(a, b) abort
+  let l:all = '^\s*\*\=\s*$'
+  return a:b =~# l:all ? a:a : a:a =~# l:all ? a:b : '(' . a:a . ') and (' . a:b . ')'
+endfunction
+
 " A string as a Vim value that getline() etc. compare: strings from JSON may be v:null.
 function! maildex#util#str(value) abort
   return type(a:value) == type('') ? a:value : ''
 endfunction
 
-" Leaves a plugin buffer for the one shown before it (the list a thread was opened from), and wipes it.
+" Leaves a plugin buffer for the one it was opened from (the list a thread was opened from), or
+" else the alternate file, and wipes it.
 function! maildex#util#close() abort
   let l:buf = bufnr('%')
-  let l:alt = bufnr('#')
-  if l:alt > 0 && l:alt != l:buf && bufexists(l:alt)
-    execute 'silent keepalt buffer' l:alt
+  let l:back = get(b:, 'maildex_from', -1)
+  if l:back <= 0 || l:back == l:buf || !bufexists(l:back)
+    let l:back = bufnr('#')
+  endif
+  if l:back > 0 && l:back != l:buf && bufexists(l:back)
+    execute 'silent keepalt buffer' l:back
   else
     silent enew
   endif
   execute 'silent! bwipeout' l:buf
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

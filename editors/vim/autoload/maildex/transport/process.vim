@@ -2,6 +2,8 @@
 " The process-per-command transport: every request is `maildex ARGS` started as a job (job_start in
 " Vim, jobstart in Neovim), its output handed over from the job's callbacks. The two editors differ
 " only in the three functions below that start, feed and stop a job; everything else is shared.
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:jobs = {}
 let s:next = 1
@@ -200,3 +202,6 @@ endfunction
 
 function! s:ignore(...) abort
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -7,6 +7,8 @@
 " 'auto' asks once, without waiting, whether maildex has `server` (`maildex help server`), and uses
 " processes until the answer is yes; a server that stops ends its requests with status -1 and
 " leaves every later one to processes. Requests with stdin send it as a JSON string (UTF-8 text).
+let s:cpo_save = &cpo
+set cpo&vim
 
 let s:nvim = has('nvim')
 let s:job = v:null
@@ -226,3 +228,6 @@ endfunction
 
 function! s:ignore(...) abort
 endfunction
+
+let &cpo = s:cpo_save
+unlet s:cpo_save

@@ -9,7 +9,7 @@
 #ifndef MAILDEX_CLI_HOOKS_H
 #define MAILDEX_CLI_HOOKS_H
 
-#include "cli.h"
+#include "base.h"
 
 /* Runs the named hook if it exists. Returns 0 when it is absent or succeeded; otherwise prints why on
  * stderr in notmuch's words ("Error: pre-new hook failed with status 3") and returns 1. */

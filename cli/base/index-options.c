@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The decryption policy of the commands that index (new, insert, reindex): notmuch's shared indexing
- * option --decrypt and its config key index.decrypt (notmuch-config(1)), as the library's
- * maildex_decrypt_t. notmuch names the policies differently here than show does: indexing's "true"
- * keeps the session keys (STASH), "nostash" does not (TRUE). */
-#include "cli.h"
+/* What the commands that index (new, insert, reindex; watch) share. The decryption policy: notmuch's
+ * shared indexing option --decrypt and its config key index.decrypt (notmuch-config(1)), as the
+ * library's maildex_decrypt_t. notmuch names the policies differently here than show does: indexing's
+ * "true" keeps the session keys (STASH), "nostash" does not (TRUE). And new.tags checked before
+ * anything is indexed. */
+#include "base.h"
+
+#include <stdlib.h>
 
 #include <strings.h>
 
@@ -35,4 +38,16 @@ maildex_decrypt_t cli_index_decrypt(struct cli *cli, int option, bool given)
         decrypt = MAILDEX_DECRYPT_TRUE;
     talloc_free(value);
     return decrypt;
+}
+
+int cli_check_new_tags(struct cli *cli, const char *const *tags)
+{
+    const char *why;
+
+    for (size_t i = 0; tags[i]; i++)
+        if (maildex_tag_check(tags[i], true, &why) != MAILDEX_STATUS_OK) {
+            fprintf(cli->err, "Error: tag '%s' in new.tags: %s\n", tags[i], why);
+            return EXIT_FAILURE;
+        }
+    return EXIT_SUCCESS;
 }
