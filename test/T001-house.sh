@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The house rules that no compiler checks: every source file carries its licence line (not
-# build-aux/, which holds automake's own files under their own licences).
+# build-aux/, which holds automake's own files under their own licences); every include and
+# cross-file call of lib/ and cli/ points down the order the folders' READMEs state; no .c file is
+# over 800 lines and no function over 80 (test/house/).
 . "$(dirname "$0")/test-lib.sh"
 
 test_begin_subtest "every source file has an SPDX licence line"
@@ -16,5 +18,11 @@ fi
 
 test_begin_subtest "COPYING holds the GPL, version 3"
 test_expect_equal "$(sed -n 1p "$srcdir/COPYING" | tr -s ' ')" " GNU GENERAL PUBLIC LICENSE"
+
+test_begin_subtest "every arrow of lib/ and cli/ points down the order the READMEs state"
+test_expect_equal "$(python3 "$srcdir/test/house/check-layers.py" "$srcdir" 2>&1 | grep -v ' 0 arrows pointing up')" ""
+
+test_begin_subtest "no .c file over 800 lines, no function over 80"
+test_expect_equal "$(python3 "$srcdir/test/house/check-limits.py" "$srcdir" 2>&1 | grep -v ' 0 over a limit')" ""
 
 test_done

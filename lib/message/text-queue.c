@@ -28,7 +28,7 @@ maildex_status_t maildex__text_write(maildex_db_t *db, int64_t key,
                                      const struct maildex__store_text *text)
 {
     static const maildex__stmt_id_t ids[2] = {MAILDEX__STMT_TEXT_INSERT, MAILDEX__STMT_FTS_INSERT};
-    enum { BODY = 3 }; /* the columns' order is store.c's message_columns() */
+
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     for (int i = 0; i < 2 && st == MAILDEX_STATUS_OK; i++) {
@@ -40,7 +40,8 @@ maildex_status_t maildex__text_write(maildex_db_t *db, int64_t key,
         for (int c = 0; c < MAILDEX__TEXT_COLUMNS; c++)
             maildex__text_bind(stmt, c + 2, text->cols[c], NULL, 0);
         if (ids[i] == MAILDEX__STMT_TEXT_INSERT)
-            maildex__text_bind(stmt, BODY + 2, text->cols[BODY], text->packed_body, text->packed_len);
+            maildex__text_bind(stmt, MAILDEX__COL_BODY + 2, text->cols[MAILDEX__COL_BODY],
+                               text->packed_body, text->packed_len);
         else
             maildex__fts_replay_set(db->fts, text->tokens, MAILDEX__TEXT_COLUMNS);
         st = maildex__step_done(db, stmt, "cannot index a message's text");

@@ -10,7 +10,7 @@
 #define MAILDEX_TEXT_QUEUE_H
 
 #include "store/maildex-private.h"
-#include "write.h"
+#include "text.h"
 
 /* Writes a message's texts row and full-text row now. */
 maildex_status_t maildex__text_write(maildex_db_t *db, int64_t key,

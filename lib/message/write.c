@@ -6,8 +6,8 @@
 #include "properties.h"
 #include "tags.h"
 #include "renames.h"
-#include "sqlext/text-pack.h"
 #include "text-queue.h"
+#include "text.h"
 #include "threads.h"
 
 #include <string.h>
@@ -120,80 +120,6 @@ static maildex_status_t insert_file(maildex_db_t *db, int64_t key,
     return maildex__step_done(db, stmt, "cannot record a file");
 }
 
-enum { COL_SUBJECT, COL_FROM, COL_TO, COL_BODY, COL_ATTACHMENT, COL_MIMETYPE, COL_FIELDS, NCOLS };
-
-/* The recipients as notmuch indexes them (lib/index.cc, _index_address_list): each mailbox of To, Cc
- * and Bcc as "name address", a group by its members alone (`undisclosed-recipients:;` gives no word,
- * so `(not (to *))` finds the message), and a part break between two mailboxes (notmuch leaves a gap
- * of 100 positions after each: no phrase spans two). Read from the stored form of mime/addresses.h
- * (each mailbox: name, address, name-addr, NUL-terminated). NULL when memory runs out. */
-static char *recipients_text(void *ctx, const struct maildex__parsed_message *m)
-{
-    static const char gap[] = {MAILDEX_FTS_PART_BREAK, '\0'};
-    const char *p = m->recipients, *end = p ? p + m->recipients_len : NULL;
-    char *text = talloc_strdup(ctx, "");
-
-    while (text && p && p < end) {
-        const char *name = p, *address = name + strlen(name) + 1;
-        const char *name_addr = address < end ? address + strlen(address) + 1 : end;
-        if (name_addr >= end)
-            break;
-        text = talloc_asprintf_append(text, "%s%s%s%s", *text ? gap : "", name, *name ? " " : "", address);
-        p = name_addr + strlen(name_addr) + 1;
-    }
-    return text;
-}
-
-/* The indexed columns of a parsed message (talloc'd on ctx where they are built). */
-static void message_columns(void *ctx, const struct maildex__parsed_message *m,
-                            const char *cols[NCOLS])
-{
-    /* Both subjects of a message with protected headers are indexed, as notmuch does. */
-    cols[COL_SUBJECT] = m->subject_protected ? talloc_asprintf(ctx, "%s%c%s", m->subject, MAILDEX_FTS_PART_BREAK,
-                                                               m->subject_protected)
-                                             : m->subject;
-    cols[COL_FROM] = m->from;
-    cols[COL_TO] = recipients_text(ctx, m);
-    cols[COL_BODY] = m->body;
-    cols[COL_ATTACHMENT] = m->attachment_names;
-    cols[COL_MIMETYPE] = m->mime_types;
-    cols[COL_FIELDS] = m->user_text;
-}
-
-_Static_assert(NCOLS == MAILDEX__TEXT_COLUMNS, "store.h's column count");
-
-/* Packs the body: on a parse thread when the indexer prepares the text, so the writer only stores. */
-static void pack_body(struct maildex__store_text *text)
-{
-    const char *body = text->cols[COL_BODY];
-
-    text->packed_body = maildex__text_pack(text, body, body ? strlen(body) : 0, &text->packed_len);
-}
-
-struct maildex__store_text *maildex__store_text_prepare(void *ctx,
-                                                        const struct maildex__parsed_message *m,
-                                                        struct maildex__fts_recorder *recorder)
-{
-    struct maildex__store_text *text = talloc_zero(ctx, struct maildex__store_text);
-
-    if (text == NULL)
-        return NULL;
-    message_columns(text, m, text->cols);
-    /* The text owns its columns: a held text outlives the parsed message (text-queue.h). */
-    bool ok = text->cols[COL_TO] && text->cols[COL_SUBJECT];
-    for (int c = 0; ok && c < NCOLS; c++)
-        if (text->cols[c] && c != COL_TO && !(text->cols[c] = talloc_strdup(text, text->cols[c])))
-            ok = false;
-    if (!ok) {
-        talloc_free(text);
-        return NULL;
-    }
-    pack_body(text);
-    for (int c = 0; recorder && c < NCOLS; c++)
-        text->tokens[c] = maildex__fts_record(text, recorder, text->cols[c]);
-    return text;
-}
-
 /* prepared, when given and held, is taken over by the queue. */
 static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
                                     const struct maildex__parsed_message *m,
@@ -214,12 +140,12 @@ static maildex_status_t insert_text(maildex_db_t *db, int64_t key,
 /* Each column of text gains the copy's text (fresh) unless it already holds it; the changed
  * columns lose their recorded tokens and the body its packed form, which are made again. Whether
  * anything changed. */
-static bool merge_columns(struct maildex__store_text *text, const char *const old[NCOLS],
-                          const char *const fresh[NCOLS])
+static bool merge_columns(struct maildex__store_text *text, const char *const old[MAILDEX__TEXT_COLUMNS],
+                          const char *const fresh[MAILDEX__TEXT_COLUMNS])
 {
     bool changed = false;
 
-    for (int c = 0; c < NCOLS; c++) {
+    for (int c = 0; c < MAILDEX__TEXT_COLUMNS; c++) {
         const char *was = old[c] ? old[c] : "";
         if (*fresh[c] == '\0' || strstr(was, fresh[c]) != NULL) {
             text->cols[c] = talloc_strdup(text, was);
@@ -230,7 +156,7 @@ static bool merge_columns(struct maildex__store_text *text, const char *const ol
         changed = true;
     }
     if (changed)
-        pack_body(text);
+        maildex__store_text_pack_body(text);
     return changed;
 }
 
@@ -252,10 +178,10 @@ static maildex_status_t keep_indexed_from(maildex_db_t *db, int64_t key, const c
 
 /* The merge for a message whose rows are still held: the held text changes, nothing is written. */
 static maildex_status_t merge_held_text(maildex_db_t *db, int64_t key, struct maildex__store_text *held,
-                                        const char *const fresh[NCOLS])
+                                        const char *const fresh[MAILDEX__TEXT_COLUMNS])
 {
-    const char *old[NCOLS];
-    maildex_status_t st = keep_indexed_from(db, key, held->cols[COL_FROM], fresh[COL_FROM]);
+    const char *old[MAILDEX__TEXT_COLUMNS];
+    maildex_status_t st = keep_indexed_from(db, key, held->cols[MAILDEX__COL_FROM], fresh[MAILDEX__COL_FROM]);
 
     memcpy(old, held->cols, sizeof old);
     if (st == MAILDEX_STATUS_OK)
@@ -272,13 +198,13 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
     void *local = talloc_new(NULL);
     struct maildex__store_text *merged = talloc_zero(local, struct maildex__store_text);
     struct maildex__store_text *held = maildex__text_held(db, key);
-    const char *fresh[NCOLS], *old[NCOLS];
+    const char *fresh[MAILDEX__TEXT_COLUMNS], *old[MAILDEX__TEXT_COLUMNS];
     sqlite3_stmt *stmt = NULL;
     bool row = false, changed = false;
     maildex_status_t st = held ? MAILDEX_STATUS_OK : maildex__stmt(db, MAILDEX__STMT_TEXT_READ, &stmt);
 
-    message_columns(local, m, fresh);
-    if (st == MAILDEX_STATUS_OK && (merged == NULL || fresh[COL_TO] == NULL || fresh[COL_SUBJECT] == NULL))
+    maildex__text_columns(local, m, fresh);
+    if (st == MAILDEX_STATUS_OK && (merged == NULL || fresh[MAILDEX__COL_TO] == NULL || fresh[MAILDEX__COL_SUBJECT] == NULL))
         st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st == MAILDEX_STATUS_OK && held) {
         st = merge_held_text(db, key, held, fresh);
@@ -288,10 +214,10 @@ static maildex_status_t merge_copy_text(maildex_db_t *db, int64_t key,
         goto done;
     sqlite3_bind_int64(stmt, 1, key);
     st = maildex__step_row(db, stmt, &row, "cannot read a message's text");
-    for (int c = 0; st == MAILDEX_STATUS_OK && row && c < NCOLS; c++)
+    for (int c = 0; st == MAILDEX_STATUS_OK && row && c < MAILDEX__TEXT_COLUMNS; c++)
         old[c] = (const char *) sqlite3_column_text(stmt, c);
     if (st == MAILDEX_STATUS_OK && row)
-        st = keep_indexed_from(db, key, old[COL_FROM], fresh[COL_FROM]);
+        st = keep_indexed_from(db, key, old[MAILDEX__COL_FROM], fresh[MAILDEX__COL_FROM]);
     if (st == MAILDEX_STATUS_OK && row)
         changed = merge_columns(merged, old, fresh);
     sqlite3_reset(stmt);

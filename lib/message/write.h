@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* store.h: the writer's operations on one message or one file: insert a parsed message (key, thread,
+/* write.h: the writer's operations on one message or one file: insert a parsed message (key, thread,
  * text, tags), add or move a file of a known message, remove a file and with its last file the whole
  * message. Each keeps every table consistent by itself; the caller (index.c) holds the transaction
  * and decides the batching. Nothing here reads mail files or walks directories. */
 #ifndef MAILDEX_STORE_H
 #define MAILDEX_STORE_H
 
-#include "sqlext/tokenizer.h"
 #include "store/maildex-private.h"
 #include "mime/parse.h"
+#include "text.h"
 
 /* Where a file lives, as the files table records it. name and flags point into caller memory. */
 struct maildex__file_ref {
@@ -28,21 +28,6 @@ struct maildex__add_options {
     bool hold_text;              /* a new message's prepared text is held and written in key order
                                     with the batch (text-queue.h) */
 };
-
-/* The full-text columns of a parsed message (subject, from, to+cc+bcc, body, attachment names, user fields,
- * MIME types), the body's stored form (sqlext/text-pack.h) and, when a recorder was given, their tokens, so
- * the writer thread only replays them. Pure: safe on any thread that owns m and ctx. NULL when memory
- * runs out. */
-#define MAILDEX__TEXT_COLUMNS 7
-struct maildex__store_text {
-    const char *cols[MAILDEX__TEXT_COLUMNS];
-    struct maildex__fts_tokens *tokens[MAILDEX__TEXT_COLUMNS]; /* NULL: tokenized at insert */
-    unsigned char *packed_body; /* NULL: the body is stored as text */
-    size_t packed_len;
-};
-struct maildex__store_text *maildex__store_text_prepare(void *ctx,
-                                                        const struct maildex__parsed_message *m,
-                                                        struct maildex__fts_recorder *recorder);
 
 /* The message key for a date: date * 2^20 plus the first free tie-break, so key order is date order
  * (dates are clamped to [0, 2^42)). */
