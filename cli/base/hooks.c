@@ -3,6 +3,7 @@
  * runs, so a hook may itself run `maildex tag`; callers make sure of that. This file knows no hook
  * by name: a new moment is one more hook_run() call. */
 #include "hooks.h"
+#include "client-env.h"
 
 #include <errno.h>
 #include <spawn.h>
@@ -79,6 +80,9 @@ static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
         env = g_environ_setenv(env, "MAILDEX_CONFIG", config, TRUE);
         env = g_environ_setenv(env, "NOTMUCH_CONFIG", config, TRUE);
     }
+    /* As `maildex exec` gives a client: afew or a notmuch2 script in a hook reaches maildex's store
+     * through its libnotmuch.so.5, and a `notmuch tag` in it runs maildex. */
+    env = client_environ(cli->ctx, env);
     fflush(cli->out); /* what the hook prints comes after what the command printed */
     fflush(cli->err);
     /* The command's own streams, which are not fds 0-2 when it is a request of `server`. */
