@@ -544,6 +544,7 @@ void maildex_message_destroy(maildex_message_t *m);
  * and From the message was indexed with (its first file indexed, or the file reindex read), from the
  * store; every other header from the first of its files that can be read, decoded (RFC 2047) by the
  * parser module, every Received or Delivered-To joined by spaces; "" when the file has no such header.
+ * That file is parsed once, on the first such call: every header of it stays with m for the next.
  * Sets *value (owned by m, valid until m goes) and returns MAILDEX_STATUS_OK; FILE_NOT_FOUND (none of
  * its files can be opened), FILE_NOT_EMAIL, IO_ERROR (the parser module cannot be loaded) or a
  * database status with *value NULL. */

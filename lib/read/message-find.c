@@ -2,17 +2,17 @@
 /* message-find.c: one message without a query (maildex.h, "one message"): by its Message-ID, ghosts
  * included, or by one of its files, as a message object a query would hand out, so that everything
  * that reads a message (files, tags, properties, parts, headers) works on it. Each found message
- * carries its own statement holder, a query without a plan, freed with it. Reads only. */
+ * hangs off its own query without a plan, freed with it. Reads only. */
 #include "search.h"
 
 #include <string.h>
 
-/* A found message and the plan-less query it hangs off (freed together by maildex_message_destroy). */
+/* A found message and the plan-less query it hangs off (freed together by maildex_message_destroy).
+ * It has no statement holder: its files and tags are read with the handle's cached statements. */
 static maildex_message_t *new_found(maildex_db_t *db)
 {
     maildex_query_t *q = talloc_zero(db, maildex_query_t);
-    struct maildex__message_stmts *stmts = q ? talloc_zero(q, struct maildex__message_stmts) : NULL;
-    maildex_message_t *m = stmts ? talloc_zero(q, maildex_message_t) : NULL;
+    maildex_message_t *m = q ? talloc_zero(q, maildex_message_t) : NULL;
 
     if (m == NULL) {
         talloc_free(q);
@@ -20,9 +20,7 @@ static maildex_message_t *new_found(maildex_db_t *db)
     }
     q->db = db;
     q->exclude = MAILDEX__EXCLUDE_FALSE;
-    stmts->owner = q;
     m->q = q;
-    m->stmts = stmts;
     m->matched = true;
     return m;
 }

@@ -2,7 +2,8 @@
 /* message-header.c: maildex_message_header(), a message's header by name as notmuch_message_get_header
  * answers: Message-ID, Subject and From from what was stored when the message was indexed (notmuch
  * keeps those three in its database), every other header from the message's first file that can be
- * read, through the parser module. Reads only; it must not touch gmime itself. */
+ * read, through the parser module, which parses that file once for all of its headers. Reads only;
+ * it must not touch gmime itself. */
 #include "files.h"
 #include "mime/mime.h"
 #include "search.h"
@@ -31,44 +32,54 @@ static maildex_status_t stored(maildex_message_t *m, maildex__stmt_id_t id, cons
     return st;
 }
 
-struct header_call {
+struct headers_call {
     const struct maildex__mime_ops *ops;
-    const char *name;
-    char *value;
+    char **pairs;
 };
 
-static int read_header(void *ctx, const char *path, void *data, char **error)
+static int read_headers(void *ctx, const char *path, void *data, char **error)
 {
-    struct header_call *c = data;
+    struct headers_call *c = data;
 
-    return c->ops->show_header_file(ctx, path, c->name, &c->value, error);
+    return c->ops->show_headers_file(ctx, path, &c->pairs, error);
 }
 
-/* The header from the first of m's files that can be read. */
+/* The header from the first of m's files that can be read, which is parsed once: every header of it
+ * is kept on m for the next call. */
 static maildex_status_t from_file(maildex_message_t *m, const char *name, const char **value)
 {
     maildex_db_t *db = m->q->db;
-    struct header_call c = {.name = name};
+    struct headers_call c = {0};
     const char *const *files;
     size_t n = 0, tried = 0;
     char *error = NULL;
-    maildex_status_t st = maildex_message_files(m, &files);
+    maildex_status_t st = MAILDEX_STATUS_OK;
     int rc;
 
-    if (st == MAILDEX_STATUS_OK)
-        st = maildex__mime(db, &c.ops);
-    if (st != MAILDEX_STATUS_OK)
-        return st;
-    while (files[n])
-        n++;
-    if (n == 0)
-        return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file", m->message_id);
-    rc = maildex__read_files(m, files, n, 0, read_header, &c, &tried, &error);
-    st = maildex__read_files_status(db, rc, files[tried], error);
-    talloc_free(error);
-    if (st == MAILDEX_STATUS_OK)
-        *value = c.value;
-    return st;
+    if (m->headers == NULL) {
+        st = maildex_message_files(m, &files);
+        if (st == MAILDEX_STATUS_OK)
+            st = maildex__mime(db, &c.ops);
+        if (st != MAILDEX_STATUS_OK)
+            return st;
+        while (files[n])
+            n++;
+        if (n == 0)
+            return maildex__error(db, MAILDEX_STATUS_FILE_NOT_FOUND, "message id:%s has no file", m->message_id);
+        rc = maildex__read_files(m, files, n, 0, read_headers, &c, &tried, &error);
+        st = maildex__read_files_status(db, rc, files[tried], error);
+        talloc_free(error);
+        if (st != MAILDEX_STATUS_OK)
+            return st;
+        m->headers = c.pairs;
+    }
+    *value = "";
+    for (char **p = m->headers; *p; p += 2)
+        if (strcasecmp(p[0], name) == 0) {
+            *value = p[1];
+            break;
+        }
+    return MAILDEX_STATUS_OK;
 }
 
 maildex_status_t maildex_message_header(maildex_message_t *m, const char *name, const char **value)
