@@ -81,7 +81,7 @@ int cmd_reply(struct cli *cli, int argc, char **argv)
         {OPT_KEYWORD, "format", &format, formats, NULL, NULL},
         {OPT_KEYWORD, "reply-to", &reply_to, reply_tos, NULL, NULL},
         {OPT_KEYWORD, "decrypt", &decrypt, decrypts, NULL, NULL},
-        {OPT_INT, "duplicate", &s.duplicate, NULL, NULL, NULL},
+        {OPT_COUNT, "duplicate", &s.duplicate, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;

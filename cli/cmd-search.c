@@ -237,9 +237,9 @@ int cmd_search(struct cli *cli, int argc, char **argv)
         {OPT_KEYWORD, "format", &format, sprinter_format_keywords, NULL, NULL},
         {OPT_KEYWORD, "sort", &s.sort, sorts, NULL, NULL},
         {OPT_KEYWORD, "exclude", &s.exclude, excludes, NULL, NULL},
-        {OPT_INT, "limit", &limit, NULL, NULL, NULL},
+        {OPT_COUNT, "limit", &limit, NULL, NULL, NULL},
         {OPT_INT, "offset", &offset, NULL, NULL, NULL},
-        {OPT_INT, "duplicate", &s.duplicate, NULL, NULL, NULL},
+        {OPT_COUNT, "duplicate", &s.duplicate, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;

@@ -87,7 +87,7 @@ int cmd_server(struct cli *cli, int argc, char **argv)
         {OPT_BOOL, "listen", &listen, NULL, NULL, NULL},
         {OPT_BOOL, "watch", &watch, NULL, NULL, NULL},
         {OPT_BOOL, "no-hooks", &no_hooks, NULL, NULL, NULL},
-        {OPT_INT, "debounce", &debounce, NULL, NULL, NULL},
+        {OPT_COUNT, "debounce", &debounce, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     struct server_options so = {0};

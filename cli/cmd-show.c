@@ -242,12 +242,12 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         {OPT_BOOL, "exclude", &exclude, NULL, NULL, NULL},
         {OPT_BOOL, "entire-thread", &r.entire_thread, NULL, NULL, &entire_thread_set},
         {OPT_BOOL, "unthreaded", &r.unthreaded, NULL, NULL, NULL},
-        {OPT_INT, "part", &r.s.part, NULL, NULL, NULL},
+        {OPT_COUNT, "part", &r.s.part, NULL, NULL, NULL},
         {OPT_KEYWORD, "decrypt", &decrypt, decrypts, NULL, NULL},
         {OPT_BOOL, "verify", &verify, NULL, NULL, NULL},
         {OPT_BOOL, "body", &r.s.body, NULL, NULL, NULL},
         {OPT_BOOL, "include-html", &r.s.include_html, NULL, NULL, NULL},
-        {OPT_INT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
+        {OPT_COUNT, "duplicate", &r.s.duplicate, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;

@@ -70,7 +70,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
     int debounce = WATCH_DEBOUNCE_MS, notify = -1;
     const struct option opts[] = {
         {OPT_BOOL, "foreground", &foreground, NULL, NULL, NULL},
-        {OPT_INT, "debounce", &debounce, NULL, NULL, NULL},
+        {OPT_COUNT, "debounce", &debounce, NULL, NULL, NULL},
         {OPT_BOOL, "no-hooks", &no_hooks, NULL, NULL, NULL},
         {OPT_BOOL, "quiet", &quiet, NULL, NULL, NULL},
         {OPT_END, NULL, NULL, NULL, NULL, NULL},

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `maildex watch` (doc/watch.md): mail delivered, flagged, moved between folders and deleted is seen
-# by search within a second; a folder made while watching is indexed; a lost event (a simulated
+# by search; a folder made while watching is indexed; a lost event (a simulated
 # inotify overflow) and a directory that cannot be watched lead to full passes that leave the store
 # `new` would make; SIGTERM in a burst loses nothing; a `new` from cron runs beside it; SIGHUP
 # re-reads the config; post-new runs after a round.
@@ -45,20 +45,20 @@ stop_watch() {
     watch_status=$?
 }
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# within_second QUERY COUNT: whether `maildex count QUERY` says COUNT within a second; prints what
-# it said last and how long it waited when it did not.
-within_second() {
-    start=$(now_ms)
+# indexed QUERY COUNT: waits until `maildex count QUERY` says COUNT (at most 60 s, so a loaded
+# machine cannot fail it; how fast watch is belongs to bench/run's watch_latency phase); prints
+# what it said last when it never did.
+indexed() {
+    tries=0
     while :; do
         got=$(maildex count "$1")
         [ "$got" = "$2" ] && return 0
-        if [ $(($(now_ms) - start)) -gt 1000 ]; then
-            echo "count $1: $got after $(($(now_ms) - start)) ms, expected $2"
+        if [ $tries -ge 3000 ]; then
+            echo "count $1: $got after 60 s, expected $2"
             return 1
         fi
         sleep 0.02
+        tries=$((tries + 1))
     done
 }
 
@@ -103,15 +103,15 @@ test_begin_subtest "watch starts with a full pass: the mail already there is ind
 start_watch
 test_expect_equal "$(maildex count '*')" "2"
 
-test_begin_subtest "a message delivered into new/ is searchable within a second"
+test_begin_subtest "a message delivered into new/ is searchable"
 deliver new arrived@x
-test_expect_equal "$(within_second id:arrived@x 1 && maildex search --output=tags id:arrived@x | tr '\n' ' ')" \
+test_expect_equal "$(indexed id:arrived@x 1 && maildex search --output=tags id:arrived@x | tr '\n' ' ')" \
     "inbox unread "
 
-test_begin_subtest "moved into cur/ with the S flag: the new file and no unread within a second"
+test_begin_subtest "moved into cur/ with the S flag: the new file and no unread"
 maildex tag +kept -- id:arrived@x
 mv "$MAIL_DIR/new/arrived@x" "$MAIL_DIR/cur/arrived@x:2,S"
-test_expect_equal "$(within_second 'id:arrived@x and not tag:unread' 1 &&
+test_expect_equal "$(indexed 'id:arrived@x and not tag:unread' 1 &&
     maildex search --output=files id:arrived@x && maildex search --output=tags id:arrived@x | tr '\n' ' ')" \
     "$MAIL_DIR/cur/arrived@x:2,S
 inbox kept "
@@ -119,21 +119,21 @@ inbox kept "
 test_begin_subtest "a new folder made while watching is indexed, with mail delivered at once"
 mkdir -p "$MAIL_DIR/archive/cur" "$MAIL_DIR/archive/new" "$MAIL_DIR/archive/tmp"
 deliver archive/new in-new-folder@x
-test_expect_equal "$(within_second folder:archive 1 && maildex search --output=files folder:archive)" \
+test_expect_equal "$(indexed folder:archive 1 && maildex search --output=files folder:archive)" \
     "$MAIL_DIR/archive/new/in-new-folder@x"
 
-test_begin_subtest "moved between folders: found in the other folder within a second, tags kept"
+test_begin_subtest "moved between folders: found in the other folder, tags kept"
 mv "$MAIL_DIR/cur/arrived@x:2,S" "$MAIL_DIR/archive/cur/"
-test_expect_equal "$(within_second 'folder:archive and id:arrived@x' 1 &&
+test_expect_equal "$(indexed 'folder:archive and id:arrived@x' 1 &&
     maildex search --output=tags id:arrived@x | tr '\n' ' ')" "inbox kept "
 
-test_begin_subtest "deleted: gone from search within a second"
+test_begin_subtest "deleted: gone from search"
 rm "$MAIL_DIR/archive/cur/arrived@x:2,S"
-test_expect_equal "$(within_second id:arrived@x 0 && echo gone)" "gone"
+test_expect_equal "$(indexed id:arrived@x 0 && echo gone)" "gone"
 
 test_begin_subtest "a folder removed while watching leaves the store"
 rm -r "$MAIL_DIR/archive"
-test_expect_equal "$(within_second folder:archive 0 && echo gone)" "gone"
+test_expect_equal "$(indexed folder:archive 0 && echo gone)" "gone"
 
 test_begin_subtest "a message written in place is read once it is closed, not half-written"
 {
@@ -141,7 +141,7 @@ test_begin_subtest "a message written in place is read once it is closed, not ha
     sleep 0.5
     printf '\nthe last words\n'
 } > "$MAIL_DIR/new/slow@x"
-test_expect_equal "$(within_second 'id:slow@x and last' 1 && echo whole)" "whole"
+test_expect_equal "$(indexed 'id:slow@x and last' 1 && echo whole)" "whole"
 
 test_begin_subtest "SIGTERM: the watch stops with status 0"
 stop_watch
@@ -156,14 +156,14 @@ printf '#!/bin/sh\necho "post-new $(maildex count id:hooked@x)" >> "%s/hook.log"
 chmod +x "$HOOKS/post-new"
 start_watch
 deliver new hooked@x
-within_second id:hooked@x 1 >/dev/null
+indexed id:hooked@x 1 >/dev/null
 wait_log '1 added'
 stop_watch
 maildex watch --foreground --no-hooks 2> "$WLOG" &
 watch_pid=$!
 wait_log 'watching'
 deliver new not-hooked@x
-within_second id:not-hooked@x 1 >/dev/null
+indexed id:not-hooked@x 1 >/dev/null
 stop_watch
 test_expect_equal "$(cat "$TMP_DIRECTORY/hook.log")" "post-new 1"
 rm -f "$HOOKS/post-new"
@@ -174,7 +174,7 @@ sed -i 's/^tags=unread;inbox;$/tags=unread;inbox;watched;/' "$MAILDEX_CONFIG"
 kill -HUP "$watch_pid"
 wait_log 'config reloaded'
 deliver new after-hup@x
-within_second id:after-hup@x 1 >/dev/null
+indexed id:after-hup@x 1 >/dev/null
 test_expect_equal "$(maildex search --output=tags id:after-hup@x | tr '\n' ' ')" "inbox unread watched "
 sed -i 's/^tags=unread;inbox;watched;$/tags=unread;inbox;/' "$MAILDEX_CONFIG"
 stop_watch
@@ -189,7 +189,7 @@ sed -i 's|^ignore=/\[/$|ignore=|' "$MAILDEX_CONFIG"
 kill -HUP "$watch_pid"
 wait_lines 'full pass: ' 2
 deliver new retried@x
-within_second id:retried@x 1 >/dev/null
+indexed id:retried@x 1 >/dev/null
 stop_watch
 test_expect_equal "$watch_status:$(grep -c 'indexing failed: .*new.ignore; a full pass in 5 s' "$WLOG"):$(maildex count id:retried@x)" \
     "0:1:1"
@@ -215,7 +215,7 @@ while kill -0 $burst 2>/dev/null; do
     maildex new --quiet --no-hooks || failed=$((failed + 1))
 done
 wait $burst
-within_second subject:cron 100 >/dev/null
+indexed subject:cron 100 >/dev/null
 stop_watch
 test_expect_equal "$failed:$watch_status:$(maildex count subject:cron):$(same_as_new)" "0:0:100:ok"
 
@@ -234,7 +234,7 @@ if [ -f "$SHIM" ]; then
     deliver new waited@x
     wait_log 'waiting for another maildex writer'
     wait $tagger
-    within_second id:waited@x 1 >/dev/null
+    indexed id:waited@x 1 >/dev/null
     stop_watch
     maildex tag -stalled -- tag:stalled
     test_expect_equal "$(grep -c '^maildex watch: waiting for another maildex writer (pid [0-9]*)$' "$WLOG"):$(maildex count id:waited@x)" "1:1"
@@ -248,7 +248,7 @@ if grep -q 'test hooks' "$WLOG"; then
     for i in 1 2 3 4 5 6 7 8 9 10; do
         deliver new "lost-$i@x"
     done
-    within_second subject:lost 10 >/dev/null
+    indexed subject:lost 10 >/dev/null
     wait_lines 'full pass: ' 2
     stop_watch
     test_expect_equal "$(grep -c 'events were lost' "$WLOG"):$(grep -c 'full pass: ' "$WLOG"):$(maildex count subject:lost):$(same_as_new)" \
@@ -277,7 +277,7 @@ started=$?
 wait_log 'watching'
 watch_pid=$(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$WLOG")
 deliver new detached@x
-found=$(within_second id:detached@x 1 && echo found)
+found=$(indexed id:detached@x 1 && echo found)
 [ -n "$watch_pid" ] && kill -TERM "$watch_pid"
 test_expect_equal "$started:$found" "0:found"
 

@@ -209,4 +209,24 @@ test_expect_equal "$output" "thread:$tid
 0
 0"
 
+test_begin_subtest "numeric options out of range are refused, exit 1, and nothing runs"
+output=$(for o in search:--limit=-5 search:--duplicate=-1 search:--limit=2147483648 show:--part=-2 \
+        reply:--duplicate=-3 search:--limit=5x; do
+    maildex ${o%%:*} ${o#*:} '*' 2>&1 >/dev/null; echo "rc=$?"; done)
+test_expect_equal "$output" "maildex search: --limit must be from 0 to 2147483647, not '-5'
+rc=1
+maildex search: --duplicate must be from 0 to 2147483647, not '-1'
+rc=1
+maildex search: --limit must be from 0 to 2147483647, not '2147483648'
+rc=1
+maildex show: --part must be from 0 to 2147483647, not '-2'
+rc=1
+maildex reply: --duplicate must be from 0 to 2147483647, not '-3'
+rc=1
+maildex search: --limit needs an integer, not '5x'
+rc=1"
+
+test_begin_subtest "a negative --offset still counts from the end, as in notmuch"
+test_expect_equal "$(maildex search --output=messages --offset=-1 '*' | wc -l)" "1"
+
 test_done

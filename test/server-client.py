@@ -11,7 +11,12 @@
                                                send the request lines as they are, print each
                                                request's answer as "ID STATUS" + stdout + stderr:
                                                first the lines that were not requests (id 0) in
-                                               order, then by id; then events as "event JSON"
+                                               order, then by id; then events as "event JSON".
+                                               Two lines are the client's, not sent: "#wait ID"
+                                               holds the next line until request ID ended;
+                                               "#added" until an event told of added mail (both
+                                               give up after 120 s), so tests order on what
+                                               happened, never on how long it took
     server-client.py one SOCKET ARGV-JSON      one request over the socket; its stdout on stdout,
                                                its stderr on stderr, its status as the exit status
 
@@ -137,6 +142,16 @@ def send(maildex, server_args):
     answers = Answers(server.stdout)
     ids = []
     for line in sys.stdin.buffer:
+        if line.startswith(b"#wait "):
+            rid = int(line.split()[1])
+            with answers.cond:
+                answers.cond.wait_for(lambda: rid in answers.ended or answers.closed, 120)
+            continue
+        if line.startswith(b"#added"):
+            with answers.cond:
+                answers.cond.wait_for(lambda: any(e.get("added") for e in answers.events)
+                                      or answers.closed, 120)
+            continue
         server.stdin.write(line)
         server.stdin.flush()
         try:

@@ -4,9 +4,10 @@
  * by name: a new moment is one more hook_run() call. */
 #include "hooks.h"
 #include "client-env.h"
+#include "config-file.h"
+#include "hook-process.h"
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,15 +66,52 @@ char *hook_dir(void *ctx, struct cli *cli)
     return dir;
 }
 
-/* Starts path with no arguments and the config file in use named in the environment; waits for it.
- * Returns 0 with *wait_status set, or an errno value when it could not be started. */
-static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
+#define DEFAULT_TIMEOUT_S 300
+#define MAX_TIMEOUT_S 86400
+
+/* hooks.timeout: seconds a hook may run before its processes are ended; 0: no limit. Returns 0, or
+ * 1 when the value is not a number of seconds (said on stderr). */
+static int hook_timeout(struct cli *cli, unsigned *seconds)
+{
+    char *value = config_get(cli->ctx, cli->config, "hooks.timeout"), *end;
+    unsigned long n;
+
+    *seconds = DEFAULT_TIMEOUT_S;
+    if (value == NULL || *value == '\0')
+        return 0;
+    errno = 0;
+    n = strtoul(value, &end, 10);
+    if (*end != '\0' || errno || value[0] == '-' || n > MAX_TIMEOUT_S) {
+        fprintf(cli->err, "Error: hooks.timeout must be seconds from 0 (no limit) to %d, not '%s'\n",
+                MAX_TIMEOUT_S, value);
+        return 1;
+    }
+    *seconds = (unsigned) n;
+    return 0;
+}
+
+/* A request of `server` cancelled (cli->cancel, set under db_lock from the loop's thread). */
+static bool cli_cancelled(void *data)
+{
+    struct cli *cli = data;
+    bool cancelled;
+
+    if (cli->db_lock == NULL)
+        return false;
+    g_mutex_lock(cli->db_lock);
+    cancelled = cli->cancel != 0;
+    g_mutex_unlock(cli->db_lock);
+    return cancelled;
+}
+
+/* Runs path as a hook runs: no arguments, the config file in use named in the environment, the
+ * command's own streams (not fds 0-2 when it is a request of `server`). */
+static int spawn_and_wait(struct cli *cli, char *path, const struct hook_wait *how,
+                          enum hook_end *end, int *wait_status)
 {
     const char *config = cli->config->path ? cli->config->path : cli->config->write_path;
-    char *argv[] = {path, NULL};
     gchar **env = g_get_environ();
-    posix_spawn_file_actions_t actions;
-    pid_t pid;
+    int fds[3] = {fileno(cli->in), fileno(cli->out), fileno(cli->err)};
     int err;
 
     if (config && *config) {
@@ -85,22 +123,22 @@ static int spawn_and_wait(struct cli *cli, char *path, int *wait_status)
     env = client_environ(cli->ctx, env);
     fflush(cli->out); /* what the hook prints comes after what the command printed */
     fflush(cli->err);
-    /* The command's own streams, which are not fds 0-2 when it is a request of `server`. */
-    posix_spawn_file_actions_init(&actions);
-    for (int fd = 0; fd < 3; fd++) {
-        int from = fileno(fd == 0 ? cli->in : fd == 1 ? cli->out : cli->err);
-        if (from >= 0 && from != fd)
-            posix_spawn_file_actions_adddup2(&actions, from, fd);
-    }
-    err = posix_spawn(&pid, path, &actions, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&actions);
+    err = hook_process_run(path, env, fds, how, end, wait_status);
     g_strfreev(env);
-    if (err != 0)
-        return err;
-    while (waitpid(pid, wait_status, 0) < 0)
-        if (errno != EINTR) /* a signal meant for the command, which still waits for its hook */
-            return errno;
-    return 0;
+    return err;
+}
+
+/* Why a hook that did not end by itself was ended, in the words of notmuch's hook errors. */
+static int report_ended(struct cli *cli, const char *name, enum hook_end end, unsigned timeout)
+{
+    if (end == HOOK_TIMED_OUT)
+        fprintf(cli->err, "Error: %s hook still running after %u s (hooks.timeout): its processes were ended\n",
+                name, timeout);
+    else if (end == HOOK_CANCELLED)
+        fprintf(cli->err, "Error: %s hook cancelled: its processes were ended\n", name);
+    else
+        fprintf(cli->err, "Error: %s hook ended: the program is stopping\n", name);
+    return EXIT_FAILURE;
 }
 
 int hook_run(struct cli *cli, const char *name)
@@ -115,10 +153,16 @@ int hook_run(struct cli *cli, const char *name)
         fprintf(cli->err, "Error: %s hook access failed: %s\n", name, strerror(errno));
         return EXIT_FAILURE;
     }
-    if ((err = spawn_and_wait(cli, path, &wait_status)) != 0) {
+    struct hook_wait how = {.cancelled = cli_cancelled, .data = cli};
+    enum hook_end end;
+    if (hook_timeout(cli, &how.timeout_s) != 0)
+        return EXIT_FAILURE;
+    if ((err = spawn_and_wait(cli, path, &how, &end, &wait_status)) != 0) {
         fprintf(cli->err, "Error: %s hook execution failed: %s\n", name, strerror(err));
         return EXIT_FAILURE;
     }
+    if (end != HOOK_EXITED)
+        return report_ended(cli, name, end, how.timeout_s);
     if (WIFSIGNALED(wait_status)) {
         fprintf(cli->err, "Error: %s hook terminated with signal %d\n", name, WTERMSIG(wait_status));
         return EXIT_FAILURE;

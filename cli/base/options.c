@@ -54,6 +54,29 @@ bool options_strv_append(void *ctx, char ***list, const char *value)
     return true;
 }
 
+/* An out-of-range number is refused, never clamped: `--limit=-5` or a part past INT_MAX would
+ * otherwise quietly mean "no limit" or another part. */
+static int set_int(void *ctx, const struct option *o, const char *value, char **error)
+{
+    long min = o->type == OPT_COUNT ? 0 : INT_MIN;
+    char *end;
+    long n;
+
+    errno = 0;
+    n = value ? strtol(value, &end, 10) : 0;
+    if (value == NULL || *value == '\0' || *end != '\0' || (errno && errno != ERANGE)) {
+        *error = talloc_asprintf(ctx, "--%s needs an integer, not '%s'", o->name, value ? value : "");
+        return -1;
+    }
+    if (errno == ERANGE || n < min || n > INT_MAX) {
+        *error = talloc_asprintf(ctx, "--%s must be from %ld to %d, not '%s'", o->name, min, INT_MAX,
+                                 value);
+        return -1;
+    }
+    *(int *) o->out = (int) n;
+    return 0;
+}
+
 static int apply(void *ctx, const struct option *o, const char *value, char **error)
 {
     switch (o->type) {
@@ -81,19 +104,9 @@ static int apply(void *ctx, const struct option *o, const char *value, char **er
         *error = talloc_asprintf(ctx, "unknown keyword for --%s: '%s'", o->name,
                                  value ? value : "");
         return -1;
-    case OPT_INT: {
-        char *end;
-        long n;
-        errno = 0;
-        n = value ? strtol(value, &end, 10) : 0;
-        if (value == NULL || *value == '\0' || *end != '\0' || errno || n < INT_MIN || n > INT_MAX) {
-            *error = talloc_asprintf(ctx, "--%s needs an integer, not '%s'", o->name,
-                                     value ? value : "");
-            return -1;
-        }
-        *(int *) o->out = (int) n;
-        return 0;
-    }
+    case OPT_INT:
+    case OPT_COUNT:
+        return set_int(ctx, o, value, error);
     case OPT_STRING:
         if (value == NULL) {
             *error = talloc_asprintf(ctx, "--%s needs a value", o->name);
@@ -133,7 +146,7 @@ static bool takes_separate_value(const struct option *o, const char *next)
 {
     if (o->type == OPT_KEYWORD || o->type == OPT_FLAGS)
         return is_keyword_of(o, next);
-    return o->type == OPT_INT || o->type == OPT_STRING || o->type == OPT_STRINGS;
+    return o->type == OPT_INT || o->type == OPT_COUNT || o->type == OPT_STRING || o->type == OPT_STRINGS;
 }
 
 int options_parse(void *ctx, int argc, char **argv, int start, const struct option *opts,

@@ -19,7 +19,8 @@ enum option_type {
     OPT_BOOL,     /* bool *; --x, --no-x, --x=true|false */
     OPT_KEYWORD,  /* int *; --x=NAME from .keywords */
     OPT_FLAGS,    /* int *; repeatable --x=NAME, values ORed */
-    OPT_INT,      /* int *; --x=N */
+    OPT_INT,      /* int *; --x=N, any int (search --offset counts from the end when negative) */
+    OPT_COUNT,    /* int *; --x=N with 0 <= N <= INT_MAX: a limit, a part, a copy or a delay */
     OPT_STRING,   /* const char **; --x=TEXT */
     OPT_STRINGS,  /* char ***: repeatable --x=TEXT, a NULL-terminated talloc array */
     OPT_INHERIT,  /* .sub points at another table (shared options) */

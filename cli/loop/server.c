@@ -54,6 +54,7 @@ struct client {
     bool failed;             /* a write failed: nothing queued can reach it */
     int open_handles;
     GString *line;
+    bool overlong;           /* the line in hand passed MAX_LINE_BYTES: dropped up to its newline */
     GHashTable *requests;    /* id -> struct request *, until their end is sent */
     size_t queued;           /* bytes handed to uv_write and not yet written */
     bool throttled;
@@ -346,6 +347,23 @@ static void cancel(struct client *c, int64_t id)
     on_request_ended(r, 130, NULL, 0);
 }
 
+/* GLib's decoder skips what is not of the alphabet and decodes a truncated quantum: a body that is
+ * not base64 would reach the command as other bytes. Only the standard alphabet, padded to whole
+ * quanta, is taken (whitespace is not: JSON carries the text as one string). */
+static guchar *strict_base64(const char *text, size_t len, gsize *out_len)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t pad = 0;
+
+    if (len % 4 != 0 || memchr(text, '\0', len) != NULL)
+        return NULL;
+    while (pad < 2 && pad < len && text[len - 1 - pad] == '=')
+        pad++;
+    if (strspn(text, alphabet) != len - pad)
+        return NULL;
+    return g_base64_decode(text, out_len);
+}
+
 /* A command request: {"id": N, "argv": [...], "stdin": TEXT | "stdin_base64": BASE64}. */
 static void command(struct client *c, const struct json *o, int64_t id)
 {
@@ -376,7 +394,11 @@ static void command(struct client *c, const struct json *o, int64_t id)
     }
     if (b64) {
         gsize len;
-        guchar *bytes = g_base64_decode(b64->string, &len);
+        guchar *bytes = strict_base64(b64->string, b64->string_len, &len);
+        if (bytes == NULL) {
+            free_request(r);
+            return send_error(c, id, "bad request %" PRId64 ": stdin_base64 is not base64 (RFC 4648)", id);
+        }
         r->input = g_bytes_new_take(bytes, len);
     } else if (text) {
         r->input = g_bytes_new(text->string, text->string_len);
@@ -467,6 +489,23 @@ static void client_gone(struct client *c)
         c->server->stopping = true;
 }
 
+/* Adds a piece of the line in hand. A line over the limit is refused whole, once, and the rest of it
+ * up to its newline is dropped: its tail must never be read as a request of its own (a cut line's
+ * tail could be any command). Returns false once the line is over the limit. */
+static bool take_line_part(struct client *c, const char *p, size_t len)
+{
+    if (c->overlong)
+        return false;
+    if (c->line->len + len > MAX_LINE_BYTES) {
+        send_error(c, 0, "bad request: a line longer than %u bytes, ignored up to its end", MAX_LINE_BYTES);
+        g_string_truncate(c->line, 0);
+        c->overlong = true;
+        return false;
+    }
+    g_string_append_len(c->line, p, len);
+    return true;
+}
+
 static void on_client_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
 {
     struct client *c = stream->data;
@@ -474,16 +513,13 @@ static void on_client_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
     if (n > 0) {
         const char *p = buf->base, *end = buf->base + n, *nl;
         while ((nl = memchr(p, '\n', (size_t) (end - p))) != NULL) {
-            g_string_append_len(c->line, p, nl - p);
-            request_line(c, c->line->str, c->line->len);
+            if (take_line_part(c, p, (size_t) (nl - p)) && !c->overlong)
+                request_line(c, c->line->str, c->line->len);
             g_string_truncate(c->line, 0);
+            c->overlong = false;
             p = nl + 1;
         }
-        g_string_append_len(c->line, p, end - p);
-        if (c->line->len > MAX_LINE_BYTES) {
-            send_error(c, 0, "bad request: a line longer than %u bytes", MAX_LINE_BYTES);
-            g_string_truncate(c->line, 0);
-        }
+        take_line_part(c, p, (size_t) (end - p));
     }
     g_free(buf->base);
     if (n == UV_EOF) {

@@ -507,6 +507,23 @@ static void stat_failed(struct walk *w, int64_t index, int err)
     talloc_free(parent_abs);
 }
 
+/* A known directory whose name is now a dangling symlink (its parent's mtime did not change, so the
+ * parent was not listed): the same as a dangling symlink found in a listing, never "gone". */
+static bool dangling_dir(struct walk *w, struct maildex__scan_dir *d, const char *abs)
+{
+    struct stat sb;
+    char *slash, *parent;
+
+    if (lstat(abs, &sb) != 0 || !S_ISLNK(sb.st_mode) || d->path[0] == '\0')
+        return false;
+    slash = strrchr(d->path, '/');
+    parent = slash ? talloc_strndup(NULL, d->path, (size_t) (slash - d->path)) : talloc_strdup(NULL, "");
+    dangling(w, parent, slash ? slash + 1 : d->path);
+    talloc_free(parent);
+    d->unreadable = true;
+    return true;
+}
+
 static void walk_one(struct walk *w, int64_t index)
 {
     struct maildex__scan_dir *d = w->scan->dirs->pdata[index];
@@ -523,6 +540,10 @@ static void walk_one(struct walk *w, int64_t index)
     err = rc == 0 ? 0 : errno;
     if (rc != 0 && err != ENOENT && err != ENOTDIR) {
         stat_failed(w, index, err);
+        talloc_free(abs);
+        return;
+    }
+    if (rc != 0 && dangling_dir(w, d, abs)) {
         talloc_free(abs);
         return;
     }

@@ -2,8 +2,8 @@
 /* Message properties (notmuch's key=value pairs on a message): reading a message's, changing them by
  * Message-ID (maildex_db_set_properties, maildex_db_remove_properties), and what `reindex` drops.
  * Only what changed is written, and a change stamps the message's revision, as a tag change does.
- * The property: query field is query/fields.c's; deleting a message's properties with the message
- * is store.c's. */
+ * The property: query field is query/field-property.c's; deleting a message's properties with the message
+ * is message/write.c's. */
 #include "store/maildex-private.h"
 
 #include "properties.h"

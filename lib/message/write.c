@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The writer's per-message operations (see store.h). */
+/* The writer's per-message operations (see write.h). */
 #include "write.h"
 
 #include "util/maildir.h"

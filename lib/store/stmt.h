@@ -62,7 +62,7 @@
     X(THREAD_DELETE_GHOSTS, "DELETE FROM ghosts WHERE thread = ?1")                           \
     X(GHOST_ADD, "INSERT OR IGNORE INTO ghosts(message_id, thread) VALUES (?1, ?2)")          \
     X(GHOST_DELETE, "DELETE FROM ghosts WHERE message_id = ?1")                               \
-    /* store.c */                                                                             \
+    /* message/write.c, index/insert.c, index/reindex.c */                                                                           \
     X(MESSAGE_FIND, "SELECT id FROM messages WHERE message_id = ?1")                          \
     X(MESSAGE_KEY_MIN, "SELECT min(id) FROM messages WHERE id BETWEEN ?1 AND ?2")             \
     X(MESSAGE_INSERT, "INSERT INTO messages(id, message_id, thread, date, parent, subject, "  \
@@ -89,7 +89,7 @@
     X(PROPERTIES_DELETE_INDEX, "DELETE FROM properties WHERE message = ?1 "                   \
                                "AND key >= 'index.' AND key < 'index/'")                      \
     X(PROPERTIES_DELETE_KEY, "DELETE FROM properties WHERE message = ?1 AND key = ?2")         \
-    /* query/fields.c */                                                                      \
+    /* query/field-property.c */                                                                      \
     X(PROPERTY_COUNT, "SELECT messages FROM property_counts WHERE key = ?1 AND value = ?2")    \
     X(ADDRESSES_INSERT, "INSERT INTO addresses(id, sender, recipients) VALUES (?1, ?2, ?3)")  \
     X(ADDRESSES_DELETE, "DELETE FROM addresses WHERE id = ?1")                                \
@@ -113,7 +113,7 @@
     X(FILE_FIND, "SELECT id FROM files WHERE directory = ?1 AND name = ?2")                   \
     X(FILE_IS_LAST, "SELECT count(*) = 1 FROM files WHERE message = "                         \
                     "(SELECT message FROM files WHERE id = ?1)")                              \
-    /* show.c */                                                                              \
+    /* read/show.c */                                                                              \
     X(MESSAGE_INDEXED_FROM, "SELECT coalesce(i.value, t.\"from\"), a.sender FROM texts t "      \
                             "LEFT JOIN indexed_from i ON i.id = t.id "                        \
                             "LEFT JOIN addresses a ON a.id = t.id WHERE t.id = ?1")           \
