@@ -47,23 +47,44 @@ static void set_database_path(notmuch_database_t *db, const char *path)
     nm_map_set(db->config, "database.path", db->path);
 }
 
+/* Whether path/.notmuch is a directory with no xapian/ in it: notmuch's own database directory made
+ * but never filled, where notmuch's open fails in Xapian's words. */
+static bool empty_notmuch_dir(const char *path)
+{
+    char *dir = talloc_asprintf(NULL, "%s/.notmuch", path);
+    char *xapian = dir ? talloc_asprintf(dir, "%s/xapian", dir) : NULL;
+    struct stat st;
+    bool empty = xapian && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(xapian, F_OK) != 0;
+
+    talloc_free(dir);
+    return empty;
+}
+
 /* maildex's database for db->path (notmuch's _notmuch_choose_xapian_path): FILE_ERROR when there is
- * none, naming the file. */
+ * none, naming the file; where notmuch's .notmuch/ is there but empty, notmuch's PATH_ERROR and its
+ * message (T360-symbol-hiding prints it), which is true of that directory too. */
 static notmuch_status_t choose_db_file(notmuch_database_t *db, char **message)
 {
     char *file = maildex_database_file(db->path, (db->params & NM_PARAM_SPLIT) != 0);
     notmuch_status_t st = nm_dir_exists(db->path, message);
+    int err;
 
     if (file == NULL)
         return NOTMUCH_STATUS_OUT_OF_MEMORY;
     db->db_file = talloc_strdup(db, file);
     free(file);
-    if (st == NOTMUCH_STATUS_SUCCESS && access(db->db_file, F_OK) != 0) {
-        if (asprintf(message, "Error: Cannot open database at %s: %s.\n", db->db_file, strerror(errno)) < 0)
+    if (st != NOTMUCH_STATUS_SUCCESS || access(db->db_file, F_OK) == 0)
+        return st;
+    err = errno;
+    if (!(db->params & NM_PARAM_SPLIT) && empty_notmuch_dir(db->path)) {
+        if (asprintf(message, "Cannot open Xapian database at %s/.notmuch/xapian: "
+                              "Couldn't stat '%s/.notmuch/xapian'\n", db->path, db->path) < 0)
             *message = NULL;
-        st = NOTMUCH_STATUS_FILE_ERROR;
+        return NOTMUCH_STATUS_PATH_ERROR;
     }
-    return st;
+    if (asprintf(message, "Error: Cannot open database at %s: %s.\n", db->db_file, strerror(err)) < 0)
+        *message = NULL;
+    return NOTMUCH_STATUS_FILE_ERROR;
 }
 
 /* Opens the maildex handle for the mail root mail_root. */
