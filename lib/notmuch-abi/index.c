@@ -27,8 +27,11 @@ static notmuch_message_t *from_found(void *ctx, notmuch_database_t *db, maildex_
     return msg;
 }
 
-notmuch_status_t notmuch_database_find_message(notmuch_database_t *db, const char *message_id,
-                                               notmuch_message_t **out)
+/* A message found by key (a Message-ID or a file name) through find; doing names the step in the
+ * messages notmuch gives for a closed handle and for a failure. */
+static notmuch_status_t find(notmuch_database_t *db, const char *key,
+                             maildex_status_t (*finder)(maildex_db_t *, const char *, maildex_message_t **),
+                             const char *opening, const char *doing, notmuch_message_t **out)
 {
     maildex_message_t *m = NULL;
     maildex_status_t st;
@@ -36,34 +39,28 @@ notmuch_status_t notmuch_database_find_message(notmuch_database_t *db, const cha
     if (out == NULL)
         return NOTMUCH_STATUS_NULL_POINTER;
     *out = NULL;
-    if (nm_readable(db, "finding message"))
+    if (nm_readable(db, opening))
         return NOTMUCH_STATUS_XAPIAN_EXCEPTION;
-    st = maildex_db_find_message(db->mdb, message_id, &m);
+    st = finder(db->mdb, key, &m);
     if (st != MAILDEX_STATUS_OK)
-        return nm_error(db, st, "finding message");
+        return nm_error(db, st, doing);
     /* notmuch reads a found message's metadata on first use */
     if (m && (*out = from_found(db, db, m, false)) == NULL)
         return NOTMUCH_STATUS_OUT_OF_MEMORY;
     return NOTMUCH_STATUS_SUCCESS;
 }
 
+notmuch_status_t notmuch_database_find_message(notmuch_database_t *db, const char *message_id,
+                                               notmuch_message_t **out)
+{
+    return find(db, message_id, maildex_db_find_message, "finding message", "finding message", out);
+}
+
 notmuch_status_t notmuch_database_find_message_by_filename(notmuch_database_t *db, const char *filename,
                                                            notmuch_message_t **out)
 {
-    maildex_message_t *m = NULL;
-    maildex_status_t st;
-
-    if (out == NULL)
-        return NOTMUCH_STATUS_NULL_POINTER;
-    *out = NULL;
-    if (nm_readable(db, "finding/creating a directory"))
-        return NOTMUCH_STATUS_XAPIAN_EXCEPTION;
-    st = maildex_db_find_message_by_file(db->mdb, filename, &m);
-    if (st != MAILDEX_STATUS_OK)
-        return nm_error(db, st, "finding message by filename");
-    if (m && (*out = from_found(db, db, m, false)) == NULL)
-        return NOTMUCH_STATUS_OUT_OF_MEMORY;
-    return NOTMUCH_STATUS_SUCCESS;
+    return find(db, filename, maildex_db_find_message_by_file, "finding/creating a directory",
+                "finding message by filename", out);
 }
 
 /* notmuch opens the file itself first: its name must be under the mail root (as given when
