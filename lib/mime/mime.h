@@ -18,13 +18,15 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 8 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+#define MAILDEX__MIME_ABI 9 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
                               4: show's crypto (parts options verify/decrypt, parts' signatures);
                               5: user-defined fields (parse's user_fields, the message's user_text);
                               6: index-time crypto (parse options, session keys in and out), the
                                  user fields moved into the parse options;
                               7: the parsed message's warning (text left out at the limit);
-                              8: show_part_write (a part in pieces) replaces show_part_bytes */
+                              8: show_part_write (a part in pieces) replaces show_part_bytes;
+                              9: show_headers_file (every header of the file at once, for a libnotmuch
+                                 client that reads several of one message: one parse, not one each) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -50,6 +52,7 @@ struct maildex__mime_ops {
                            struct maildex_reply **out, char **error);
     int (*show_references_file)(void *ctx, const char *path, const char *message_id, char ***out,
                                 char **error);
+    int (*show_headers_file)(void *ctx, const char *path, char ***out, char **error);
 };
 
 /* The table of the parser as built with this header (linked.c and the module's maildex_mime_ops). */
@@ -61,6 +64,7 @@ struct maildex__mime_ops {
         .show_file = maildex__show_file, .show_part_write = maildex__show_part_write,              \
         .show_reply_file = maildex__show_reply_file,                                              \
         .show_references_file = maildex__show_references_file,                                    \
+        .show_headers_file = maildex__show_headers_file,                                          \
     }
 
 /* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever

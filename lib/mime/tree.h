@@ -71,5 +71,9 @@ int maildex__show_reply_file(void *ctx, const char *path, const char *message_id
  * reference terms are, NULL-terminated. */
 int maildex__show_references_file(void *ctx, const char *path, const char *message_id, char ***out,
                                   char **error);
+/* *out: every header of the file as notmuch_message_get_header reads one (decoded; the first of a name,
+ * but every Received and Delivered-To joined by spaces), as pairs name, value, ..., NULL (each name
+ * once, in the file's order and spelling), under ctx. */
+int maildex__show_headers_file(void *ctx, const char *path, char ***out, char **error);
 
 #endif
