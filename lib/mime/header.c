@@ -10,6 +10,7 @@
 
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Whether name is among the n pairs already in list. */
@@ -82,14 +83,17 @@ static size_t header_end(const char *p, size_t n)
  * body, or cannot be read. */
 static GMimeMessage *parse_head(void *ctx, const char *path)
 {
-    size_t size, n = 0, end = 0, cap = 0;
-    int *fd = maildex__open_regular(ctx, path, &size, NULL);
+    size_t size = 0, n = 0, end = 0, cap = 0;
+    int *fd = maildex__open_regular(ctx, path, NULL);
+    struct stat st;
     char *buf = NULL;
     GMimeStream *stream;
     GMimeParser *parser;
     GMimeMessage *message;
 
     maildex__message_parse_init();
+    if (fd != NULL && fstat(*fd, &st) == 0)
+        size = (size_t) st.st_size;
     while (fd && end == 0 && n < size) {
         ssize_t got;
         if (n == cap && (buf = talloc_realloc(ctx, buf, char, cap = cap ? 2 * cap : 8192)) == NULL)
