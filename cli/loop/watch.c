@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "dir-watches.h"
+#include "stop-signals.h"
 #include "base/hooks.h"
 
 #include <errno.h>
@@ -45,7 +46,7 @@ struct watch {
     struct dir_watches *dirs;
     uv_poll_t poll;
     uv_timer_t debounce, rescan, root_wait;
-    uv_signal_t sigterm, sigint, sighup;
+    struct stop_signals signals;
     uv_work_t work;
     struct round round;
     GHashTable *dirty;       /* paths (owned) that changed since the last round began */
@@ -515,11 +516,8 @@ static void stop_handles(struct watch *w)
     close_handle(w, (uv_handle_t *) &w->debounce);
     close_handle(w, (uv_handle_t *) &w->rescan);
     close_handle(w, (uv_handle_t *) &w->root_wait);
-    if (w->opts.signals) {
-        close_handle(w, (uv_handle_t *) &w->sigterm);
-        close_handle(w, (uv_handle_t *) &w->sigint);
-        close_handle(w, (uv_handle_t *) &w->sighup);
-    }
+    if (w->opts.signals)
+        w->open_handles += stop_signals_close(&w->signals, handle_closed);
 }
 
 void watch_stop(struct watch *w)
@@ -577,27 +575,17 @@ static int open_db(struct watch *w)
 static void init_handles(struct watch *w)
 {
     uv_handle_t *handles[] = {(uv_handle_t *) &w->poll,    (uv_handle_t *) &w->debounce,
-                              (uv_handle_t *) &w->rescan,  (uv_handle_t *) &w->root_wait,
-                              (uv_handle_t *) &w->sigterm,
-                              (uv_handle_t *) &w->sigint,  (uv_handle_t *) &w->sighup};
+                              (uv_handle_t *) &w->rescan,  (uv_handle_t *) &w->root_wait};
 
     uv_poll_init(w->loop, &w->poll, dir_watches_fd(w->dirs));
     uv_timer_init(w->loop, &w->debounce);
     uv_timer_init(w->loop, &w->rescan);
     uv_timer_init(w->loop, &w->root_wait);
-    if (w->opts.signals) {
-        uv_signal_init(w->loop, &w->sigterm);
-        uv_signal_init(w->loop, &w->sigint);
-        uv_signal_init(w->loop, &w->sighup);
-    }
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
         handles[i]->data = w;
     uv_poll_start(&w->poll, UV_READABLE, on_events);
-    if (w->opts.signals) {
-        uv_signal_start(&w->sigterm, on_signal, SIGTERM);
-        uv_signal_start(&w->sigint, on_signal, SIGINT);
-        uv_signal_start(&w->sighup, on_signal, SIGHUP);
-    }
+    if (w->opts.signals)
+        stop_signals_start(&w->signals, w->loop, on_signal, w);
 }
 
 int watch_check_debounce(struct cli *cli, int ms)
