@@ -40,7 +40,7 @@ command_fn cmd_show;
 command_fn cmd_reply;
 command_fn cmd_watch;
 command_fn cmd_server;
-command_fn cmd_exec; /* compiled into each program (cli/cmd-exec.c says why) */
+command_fn cmd_exec;
 
 /* What the program does when given no command (first-run.c): setup without a config file, a
  * reminder to run `new` without a database, else the command list. Returns an exit status. */

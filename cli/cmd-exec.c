@@ -3,34 +3,26 @@
  * script ...) on maildex's store, by its environment alone: maildex's libnotmuch.so.5 first on
  * LD_LIBRARY_PATH, NOTMUCH_CONFIG (and MAILDEX_CONFIG) naming the config file this maildex read, and
  * PATH starting with a directory whose `notmuch` runs maildex, for clients that also run the command.
- * Both directories are fixed when the program is linked, as the parser module's path is (see
- * cli/base/mime-dlopen.c and Makefile.am): this build tree's for cli/maildex, $(pkglibdir)'s for the
- * installed maildex; $MAILDEX_NOTMUCH_ABI_DIR names another library directory. This file is compiled
- * into each program, not into the CLI's library, for that reason.
+ * Both directories are fixed when the program is linked (cli/base/client-env.c says where);
+ * $MAILDEX_NOTMUCH_ABI_DIR names another library directory. Hooks get the same directories
+ * (cli/base/hooks.c).
  *
  * The client replaces this process, so its exit status is its own; 127 when it is not found, 126
  * when it is found but cannot be run, 1 when maildex has no library to give it. What it must not
  * do: open the database, or let a client run on notmuch's own library unawares (a missing library
  * is an error, not a fallback). */
 #include "cli.h"
+#include "base/client-env.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#ifndef MAILDEX_NOTMUCH_ABI_DIR
-#error "MAILDEX_NOTMUCH_ABI_DIR must name the directory of maildex's libnotmuch.so.5"
-#endif
-#ifndef MAILDEX_NOTMUCH_BIN_DIR
-#error "MAILDEX_NOTMUCH_BIN_DIR must name the directory whose notmuch runs maildex"
-#endif
-
 /* Puts dir in front of the list in the environment variable name (':'-separated). */
 static int prepend(struct cli *cli, const char *name, const char *dir)
 {
-    const char *old = getenv(name);
-    char *value = old && *old ? talloc_asprintf(cli->ctx, "%s:%s", dir, old) : talloc_strdup(cli->ctx, dir);
+    char *value = client_path_prepend(cli->ctx, dir, getenv(name));
 
     if (value == NULL || setenv(name, value, 1) != 0)
         return cli_error(cli, "cannot set %s: %s", name, value ? strerror(errno) : "out of memory");
@@ -68,28 +60,23 @@ static int check_file(struct cli *cli, const char *dir, const char *name, bool e
 int cmd_exec(struct cli *cli, int argc, char **argv)
 {
     const struct option opts[] = {{OPT_END, NULL, NULL, NULL, NULL, NULL}};
-    const char *env = getenv("MAILDEX_NOTMUCH_ABI_DIR");
-    char *libdir = NULL;
+    bool named = false;
+    char *libdir;
     int first = cli_start(cli, argc, argv, opts), err;
 
     if (first < 0)
         return -first;
-    if (env && *env) { /* absolute: the client may change directory */
-        char *absolute = g_canonicalize_filename(env, NULL);
-        libdir = talloc_strdup(cli->ctx, absolute);
-        g_free(absolute);
-    }
+    libdir = client_abi_dir(cli->ctx, &named);
     if (libdir == NULL)
-        libdir = talloc_strdup(cli->ctx, MAILDEX_NOTMUCH_ABI_DIR);
+        return cli_error(cli, "out of memory");
     if (first >= argc)
         return cli_error(cli, "no program to run (usage: maildex exec CLIENT [ARGS...])");
     if (check_file(cli, libdir, "libnotmuch.so.5", false,
-                   env && *env ? "named by $MAILDEX_NOTMUCH_ABI_DIR"
-                               : "maildex's libnotmuch.so.5 is not built or not installed") != 0 ||
-        check_file(cli, MAILDEX_NOTMUCH_BIN_DIR, "notmuch", true,
-                   "the notmuch that runs maildex is missing") != 0)
+                   named ? "named by $MAILDEX_NOTMUCH_ABI_DIR"
+                         : "maildex's libnotmuch.so.5 is not built or not installed") != 0 ||
+        check_file(cli, client_bin_dir(), "notmuch", true, "the notmuch that runs maildex is missing") != 0)
         return EXIT_FAILURE;
-    if (prepend(cli, "LD_LIBRARY_PATH", libdir) != 0 || prepend(cli, "PATH", MAILDEX_NOTMUCH_BIN_DIR) != 0 ||
+    if (prepend(cli, "LD_LIBRARY_PATH", libdir) != 0 || prepend(cli, "PATH", client_bin_dir()) != 0 ||
         set_config(cli) != 0)
         return EXIT_FAILURE;
     fflush(cli->out);

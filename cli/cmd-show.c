@@ -189,25 +189,13 @@ static int settle_options(struct show_run *r, int *format, bool *single, bool en
     return 0;
 }
 
-/* An id: term for message_id, quoted as notmuch quotes a boolean term. */
-static char *id_query(void *ctx, const char *message_id)
-{
-    char *query = talloc_strdup(ctx, "id:\"");
-
-    for (const char *c = message_id; query && *c; c++)
-        query = talloc_asprintf_append(query, *c == '"' ? "\"\"" : "%c", *c);
-    return query ? talloc_strdup_append(query, "\"") : NULL;
-}
-
 /* --decrypt=stash, after the output as notmuch does it after each message: the session keys found are
  * kept as "session-key" properties and each message they opened is re-indexed with its cleartext
  * (decrypt auto: with the keys just kept). Only now is the database opened for writing, so a show
  * that found no key never waits for a writer. Returns 0 or an exit status. */
 static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
 {
-    maildex_query_options_t qopts = MAILDEX_QUERY_OPTIONS_INIT;
     maildex_status_t st = MAILDEX_STATUS_OK;
-    maildex_query_t *q = NULL;
     int rc;
 
     if (stashed->len == 0)
@@ -215,17 +203,11 @@ static int stash_session_keys(struct cli *cli, GPtrArray *stashed)
     cli_close_db(cli);
     if ((rc = cli_open_db(cli, MAILDEX_DB_READ_WRITE)) != 0)
         return rc;
-    qopts.exclude = MAILDEX_EXCLUDE_FALSE;
     for (guint i = 0; i + 1 < stashed->len && st == MAILDEX_STATUS_OK; i += 2) {
         maildex_pair_t pair = {"session-key", stashed->pdata[i + 1]};
-        char *query = id_query(cli->ctx, stashed->pdata[i]);
-        st = query ? maildex_db_set_properties(cli->db, stashed->pdata[i], &pair, 1, false) : MAILDEX_STATUS_NO_MEMORY;
+        st = maildex_db_set_properties(cli->db, stashed->pdata[i], &pair, 1, false);
         if (st == MAILDEX_STATUS_OK)
-            st = maildex_query_create(cli->db, query, &qopts, &q);
-        if (st == MAILDEX_STATUS_OK)
-            st = maildex_reindex(q, MAILDEX_DECRYPT_AUTO, NULL);
-        maildex_query_destroy(q);
-        q = NULL;
+            st = maildex_db_reindex_message(cli->db, stashed->pdata[i], MAILDEX_DECRYPT_AUTO, NULL);
     }
     if (st != MAILDEX_STATUS_OK)
         return cli_error(cli, "cannot stash a session key: %s", maildex_db_errmsg(cli->db));

@@ -127,6 +127,15 @@ void maildex_db_set_waiting(maildex_db_t *db, void (*waiting)(void *data, const 
 const char *maildex_db_path(maildex_db_t *db);
 const char *maildex_db_mail_root(maildex_db_t *db);
 
+/* Where maildex keeps its database for notmuch's database directory dir (notmuch's database.path as
+ * notmuch resolves it), so that the command line and libnotmuch.so.5 open the same file for one
+ * notmuch configuration: dir/maildex.db where notmuch keeps dir/xapian (split true: the mail lives
+ * elsewhere, in database.mail_root or notmuch's XDG place), else dir/.maildex/maildex.db where
+ * notmuch keeps dir/.notmuch/xapian -- unless that file does not exist and dir/maildex.db does (a
+ * database made before .maildex/ was maildex's place), which is then the one. Does not create
+ * anything. Returns the path, malloc'd (free it with free()), or NULL when out of memory. */
+char *maildex_database_file(const char *dir, bool split);
+
 /* Schema version of the open database (PRAGMA user_version), and the newest this library knows. */
 int maildex_db_schema_version(maildex_db_t *db);
 int maildex_schema_version_supported(void);
@@ -284,6 +293,11 @@ typedef struct {
      * a merge (the one merged away no longer exists). thread is maildex_thread_id()'s value. Not
      * called for a run that failed (an interrupted run tells what it committed). NULL for none. */
     void (*thread_changed)(void *data, uint64_t thread);
+    /* The directory the mail root must be (its st_dev and st_ino, as `watch` noted them when it
+     * started), or both 0 for whatever directory is at its path. A run that finds none there, or
+     * another one (the mail root moved away and something made in its place, a disk not mounted),
+     * changes nothing and returns MAILDEX_STATUS_FILE_NOT_FOUND. */
+    uint64_t mail_root_device, mail_root_inode;
 } maildex_index_options_t;
 
 /* Brings the database up to date with the mail under the mail root: new files are parsed (on a
@@ -295,10 +309,18 @@ typedef struct {
  * maildex_db_cancel(db, MAILDEX_CANCEL_BATCH) from another thread or a signal handler ends the run
  * after the batch in hand is committed.
  *
+ * What the walk found gone is checked again just before it is removed (doc/reliability.md): a file
+ * is removed only when its row still has the name the walk read, no tag change owes it a rename and
+ * nothing is at that name now; a message keeps its last file while a new name of the same Maildir
+ * unique name vanished before it could be read (a file renamed again, by `tag` or a sync tool: not
+ * counted in files_vanished); and nothing is removed when the mail root was moved away or replaced
+ * during the run.
+ *
  * Returns MAILDEX_STATUS_OK (stats filled in; warnings do not make the run fail),
  * MAILDEX_STATUS_INTERRUPTED (db was cancelled: what was done is committed),
- * MAILDEX_STATUS_FILE_NOT_FOUND (the mail root is missing), MAILDEX_STATUS_READ_ONLY, or a database
- * error. stats may be NULL. */
+ * MAILDEX_STATUS_FILE_NOT_FOUND (the mail root is missing, is not the directory mail_root_device
+ * and mail_root_inode name, or was moved away during the run: nothing was removed, what earlier
+ * batches added is kept), MAILDEX_STATUS_READ_ONLY, or a database error. stats may be NULL. */
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
                                maildex_index_stats_t *stats);
 
@@ -309,7 +331,75 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
  * database status with *out NULL. */
 maildex_status_t maildex_db_directories(maildex_db_t *db, char ***out);
 
+/* notmuch's notmuch_database_index_file: indexes the one file at path (absolute and under the mail
+ * root, or relative to it) through the calls `new` makes for a file it finds, in one write
+ * transaction (or as part of the caller's atomic section), with encrypted parts decrypted as decrypt
+ * says (maildex_index_options_t). A new Message-ID becomes a message, tagged only with what indexing
+ * finds (attachment, signed, encrypted): unlike `new` no new.tags are added, and Maildir flags and
+ * tags are left alone (maildex_db_message_flags_to_tags does that). A Message-ID the store has
+ * already only gains the file; a file the store has already changes nothing. The file's directory
+ * (and its parents) become known directories with no mtime, so the next `new` lists them. *added (may
+ * be NULL) tells whether a message was added; *out (may be NULL) is set to the message, as
+ * maildex_db_find_message finds it (free it with maildex_message_destroy). Returns
+ * MAILDEX_STATUS_OK; INVALID_ARGUMENT (path is not under the mail root); FILE_NOT_FOUND (no such
+ * file); IO_ERROR (it cannot be read, or the parser module cannot be loaded); FILE_NOT_EMAIL (none of
+ * From, Subject, To, or not one message); READ_ONLY, DATABASE_BUSY or a database status. The message
+ * on db names the file and the reason. */
+typedef struct maildex_message maildex_message_t; /* see "queries" below */
+maildex_status_t maildex_db_index_file(maildex_db_t *db, const char *path, maildex_decrypt_t decrypt,
+                                       bool *added, maildex_message_t **out);
 
+/* notmuch's notmuch_database_remove_message: forgets the file at path (as maildex_db_index_file names
+ * it) as `new` forgets a file that is gone, whether or not it still exists: with its message's last
+ * file the message leaves the store, tags and all (*message_removed, which may be NULL, is then true).
+ * One write transaction, or part of the caller's atomic section. Returns MAILDEX_STATUS_OK, NOT_FOUND
+ * (the store has no such file: nothing changed), READ_ONLY, DATABASE_BUSY or a database status. */
+maildex_status_t maildex_db_remove_file(maildex_db_t *db, const char *path, bool *message_removed);
+
+/* ---- directories ---------------------------------------------------------------------------------- */
+
+/* A directory of the mail root as the store knows it (notmuch's directory objects): `new` lists a
+ * directory only when its mtime differs from the stored one.
+ *
+ * Usage (the subdirectories the store knows in the mail root; make check compiles and runs it):
+ *     maildex_directory_t *d;
+ *     char **names;
+ *     if (maildex_db_directory(db, "", &d) != MAILDEX_STATUS_OK || d == NULL)
+ *         return 1;
+ *     if (maildex_directory_children(d, true, &names) == MAILDEX_STATUS_OK) {
+ *         for (char **name = names; *name; name++)
+ *             puts(*name);
+ *         maildex_strings_free(names);
+ *     }
+ *     maildex_directory_free(d); */
+typedef struct maildex_directory maildex_directory_t;
+
+/* Sets *out to the directory at path (relative to the mail root, "" for the root, or absolute under
+ * it), a child of db (free it with maildex_directory_free, or it goes with db), or to NULL when the
+ * store knows no such directory. Returns MAILDEX_STATUS_OK, or a database status with *out NULL. */
+maildex_status_t maildex_db_directory(maildex_db_t *db, const char *path, maildex_directory_t **out);
+
+/* The directory's stored mtime, in seconds since the epoch (0: list it next time), as it was when d
+ * was found or last set. */
+int64_t maildex_directory_mtime(const maildex_directory_t *d);
+
+/* Stores mtime (seconds) as the directory's. The store keeps nanoseconds, and `new` lists a directory
+ * whose mtime differs from the stored one: a directory set to its mtime in whole seconds is listed
+ * once more. Returns MAILDEX_STATUS_OK, READ_ONLY, DATABASE_BUSY or a database status. */
+maildex_status_t maildex_directory_set_mtime(maildex_directory_t *d, int64_t mtime);
+
+/* Sets *out to the names (last components, sorted bytewise, NULL-terminated) of the directory's
+ * subdirectories (directories true) or of its files the store knows, allocated as a child of db (free
+ * with maildex_strings_free). Returns MAILDEX_STATUS_OK, or a database status with *out NULL. */
+maildex_status_t maildex_directory_children(maildex_directory_t *d, bool directories, char ***out);
+
+/* Removes the directory's row, when the store knows no file in it and no subdirectory (they are
+ * removed first, as `new` removes them); otherwise nothing changes. d stays valid. Returns
+ * MAILDEX_STATUS_OK, READ_ONLY, DATABASE_BUSY or a database status. */
+maildex_status_t maildex_directory_delete(maildex_directory_t *d);
+
+/* Frees d. Accepts NULL. */
+void maildex_directory_free(maildex_directory_t *d);
 
 /* ---- queries ---------------------------------------------------------------------------------------- */
 
@@ -429,6 +519,56 @@ maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **
  * NULL. */
 maildex_status_t maildex_message_properties(maildex_message_t *m, const maildex_pair_t **out);
 
+/* ---- one message, without a query ---- */
+
+/* Finds the message whose Message-ID is message_id (no angle brackets), or the message one of whose
+ * files is path (absolute under the mail root, or relative to it), without parsing or planning a
+ * query. *out is a message object as a query hands them out (matched, not excluded; its files, tags
+ * and properties are read on first call), a child of db: free it with maildex_message_destroy, or it
+ * goes with db. A Message-ID that only other messages' References and In-Reply-To name (notmuch's
+ * ghost message) is found by maildex_db_find_message too: it has its thread and nothing else (no
+ * date, file, tag or property; maildex_message_ghost is true). Returns MAILDEX_STATUS_OK and sets
+ * *out, MAILDEX_STATUS_OK with *out NULL when there is no such message (or path is not under the
+ * mail root), or a database status with *out NULL.
+ *
+ * Usage (the tags and Subject of one message; make check compiles and runs it):
+ *     maildex_message_t *m;
+ *     const char *const *tags;
+ *     const char *subject;
+ *     if (maildex_db_find_message(db, "m7@example.org", &m) != MAILDEX_STATUS_OK || m == NULL)
+ *         return 1;
+ *     if (maildex_message_tags(m, &tags) == MAILDEX_STATUS_OK)
+ *         for (; *tags; tags++)
+ *             puts(*tags);
+ *     if (maildex_message_header(m, "Subject", &subject) == MAILDEX_STATUS_OK)
+ *         puts(subject);
+ *     maildex_message_destroy(m); */
+maildex_status_t maildex_db_find_message(maildex_db_t *db, const char *message_id, maildex_message_t **out);
+maildex_status_t maildex_db_find_message_by_file(maildex_db_t *db, const char *path, maildex_message_t **out);
+
+/* Whether m is a ghost (see maildex_db_find_message); false for every message a query hands out. */
+bool maildex_message_ghost(const maildex_message_t *m);
+
+/* Frees a message found by maildex_db_find_message*, maildex_db_index_file, and all that was read of
+ * it. Accepts NULL. Does nothing to a query's messages, which their iterator or thread owns. */
+void maildex_message_destroy(maildex_message_t *m);
+
+/* The header name (any case) of m as notmuch_message_get_header answers: Message-ID, and the Subject
+ * and From the message was indexed with (its first file indexed, or the file reindex read), from the
+ * store; every other header from the first of its files that can be read, decoded (RFC 2047) by the
+ * parser module, every Received or Delivered-To joined by spaces; "" when the file has no such header.
+ * That file is parsed once, on the first such call: every header of it stays with m for the next.
+ * Sets *value (owned by m, valid until m goes) and returns MAILDEX_STATUS_OK; FILE_NOT_FOUND (none of
+ * its files can be opened), FILE_NOT_EMAIL, IO_ERROR (the parser module cannot be loaded) or a
+ * database status with *value NULL. */
+maildex_status_t maildex_message_header(maildex_message_t *m, const char *name, const char **value);
+
+/* The Maildir flags of m's files as notmuch reads them (notmuch_message_has_maildir_flag): the flags
+ * after ":2," of each file in a Maildir's cur/ or new/, one after the other; "" when the only such
+ * files are in new/ without flags; NULL (no file in a Maildir) when no file counts. Sets *flags (owned
+ * by m) and returns MAILDEX_STATUS_OK, or a database status. */
+maildex_status_t maildex_message_maildir_flags(maildex_message_t *m, const char **flags);
+
 /* Starts a thread iteration: the threads of the matching messages, in the order of each thread's
  * first message in the query's sort order, each once; offset and limit count threads. Reading stops
  * as soon as `limit` threads were found. */
@@ -468,8 +608,10 @@ const char *maildex_thread_unmatched_query(const maildex_thread_t *t);
  * is in the thread; a message without such a parent hangs under the deepest thread member its
  * References name (their ids read from its file), or is a top-level message; replies and top-level
  * messages are in date order. Every message of the thread is there, matched or not
- * (maildex_message_matched); maildex_message_excluded is set for the members that carry an excluded
- * tag unless the query was created with MAILDEX_EXCLUDE_FALSE. Sets *out to the top-level messages,
+ * (maildex_message_matched), but for a query created with MAILDEX_EXCLUDE_ALL the members that carry
+ * an excluded tag, which notmuch leaves out of its threads; maildex_message_excluded is set for the
+ * members that carry an excluded tag unless the query was created with MAILDEX_EXCLUDE_FALSE. The
+ * arrangement is of the members there. Sets *out to the top-level messages,
  * NULL-terminated, owned by the thread (valid until the next maildex_threads_next). Reads the thread's
  * messages through the thread index, and the files of only the messages whose In-Reply-To is not in
  * the thread. Returns MAILDEX_STATUS_OK, or a database status (or MAILDEX_STATUS_IO_ERROR when the
@@ -479,6 +621,12 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
 /* The replies of a message of maildex_thread_toplevel_messages (date order), NULL-terminated; never
  * NULL (empty for a message from maildex_messages_next). Owned by the thread. */
 maildex_message_t *const *maildex_message_replies(const maildex_message_t *m);
+
+/* Every message of the thread, oldest first (ties in the order they were indexed), NULL-terminated:
+ * the message objects of maildex_thread_toplevel_messages (which arranges them first) and their
+ * replies, as notmuch_thread_get_messages lists them. Owned by the thread. Returns the statuses of
+ * maildex_thread_toplevel_messages. */
+maildex_status_t maildex_thread_messages(maildex_thread_t *t, maildex_message_t *const **out);
 
 /* Counts the matching messages, their threads, or their files (offset and limit do not apply).
  * Returns MAILDEX_STATUS_OK and sets *count, or a database status. */
@@ -579,6 +727,8 @@ typedef struct {
 enum {
     MAILDEX_TAG_REMOVE_ALL = 1 << 0, /* start each message from no tags, then apply the ops */
     MAILDEX_TAG_SYNC_FLAGS = 1 << 1, /* rename Maildir files to match the tags (maildir.synchronize_flags) */
+    MAILDEX_TAG_RENAME_ALWAYS = 1 << 2, /* maildex_db_tag_message with SYNC_FLAGS: rename the files even
+                                          when the tags did not change (tags_to_maildir_flags) */
 };
 
 /* The longest tag, in bytes (notmuch's NOTMUCH_TAG_MAX). */
@@ -624,6 +774,13 @@ maildex_status_t maildex_db_tag_message(maildex_db_t *db, const char *message_id
                                         const maildex_tag_op_t *ops, size_t nops, unsigned flags,
                                         bool *changed);
 
+/* notmuch's notmuch_message_maildir_flags_to_tags for the message whose Message-ID is message_id: the
+ * Maildir flags of its files (maildex_message_maildir_flags) decide its draft, flagged, passed,
+ * replied and unread tags, as `new` decides them with maildir.synchronize_flags; nothing changes when
+ * no file is in a Maildir. One transaction, or part of the caller's atomic section. Returns
+ * MAILDEX_STATUS_OK, NOT_FOUND (no such message), READ_ONLY, DATABASE_BUSY or a database status. */
+maildex_status_t maildex_db_message_flags_to_tags(maildex_db_t *db, const char *message_id);
+
 /* ---- message properties ------------------------------------------------------------------------- */
 
 /* notmuch's message properties: key=value pairs on a message, a key may hold several values. They
@@ -655,6 +812,12 @@ maildex_status_t maildex_db_remove_properties(maildex_db_t *db, const char *mess
  * FILE_NOT_FOUND (the mail root is not there: nothing is taken for gone) or a database error; the
  * message is on the database handle. */
 maildex_status_t maildex_reindex(maildex_query_t *q, maildex_decrypt_t decrypt, uint64_t *reindexed);
+
+/* maildex_reindex for the one message whose Message-ID is message_id (excluded or not), without the
+ * caller writing a query: *reindexed (may be NULL) tells whether it was re-indexed (false: no such
+ * message, or none of its files could be read). Returns the statuses of maildex_reindex. */
+maildex_status_t maildex_db_reindex_message(maildex_db_t *db, const char *message_id, maildex_decrypt_t decrypt,
+                                            bool *reindexed);
 
 /* ---- purging ------------------------------------------------------------------------------------- */
 
@@ -837,7 +1000,8 @@ maildex_status_t maildex_insert(maildex_db_t *db, int fd, const maildex_insert_o
  * status with *out NULL. */
 maildex_status_t maildex_db_suggest(maildex_db_t *db, const char *word, size_t max, char ***out);
 
-/* Frees a string array returned by maildex_db_suggest or maildex_db_directories. Accepts NULL. */
+/* Frees a string array returned by maildex_db_suggest, maildex_db_directories or
+ * maildex_directory_children. Accepts NULL. */
 void maildex_strings_free(char **strings);
 
 /* ---- reading a message: its MIME parts (show), a reply to it (reply) -------------------------------- */
@@ -1017,14 +1181,33 @@ const maildex_crypto_t *maildex_part_crypto(const maildex_part_t *p);
  * "session-key" property (maildex_db_set_properties); NULL otherwise. */
 const char *maildex_part_session_key(const maildex_part_t *p);
 
+/* Receives a part's bytes in pieces (maildex_message_part_write): len > 0 bytes at bytes, valid during
+ * the call. Returns 0 to take more, anything else to stop. */
+typedef int maildex_write_fn(void *data, const char *bytes, size_t len);
+
 /* The bytes `show --format=raw --part=id` prints: for a leaf, its content decoded from its
  * Content-Transfer-Encoding (no charset conversion); for any other part, the part as gmime writes it
  * (headers and body; a message/rfc822 part's message without the enclosing part's headers). id must
- * be at least 1 (part 0 is the file itself). Sets *data (owned by m, valid until the next call on m)
- * and *len. Encrypted parts are decrypted as decrypt says (maildex_parts_options_t's decrypt), and the
- * parts are numbered as maildex_message_parts numbers them with it: the parts of a decrypted one can be
- * had. Returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (*data NULL), or a status
- * of maildex_message_parts. */
+ * be at least 1 (part 0 is the file itself). Encrypted parts are decrypted as decrypt says
+ * (maildex_parts_options_t's decrypt), and the parts are numbered as maildex_message_parts numbers
+ * them with it: the parts of a decrypted one can be had.
+ *
+ * maildex_message_part_write hands them to write(data, ...) in pieces (a few KB each) as they are
+ * decoded from the file, so a part of any size costs a few KB of memory:
+ *
+ *     static int to_file(void *data, const char *bytes, size_t len)
+ *     {
+ *         return fwrite(bytes, 1, len, data) == len ? 0 : -1;
+ *     }
+ *     st = maildex_message_part_write(m, 0, 2, MAILDEX_DECRYPT_FALSE, to_file, stdout);
+ *
+ * It returns MAILDEX_STATUS_OK, NOT_FOUND when the message has no part id (write is not called),
+ * IO_ERROR when write asked to stop (what it took stays taken), or a status of maildex_message_parts.
+ * maildex_message_part_bytes holds them instead: it sets *data (owned by m, valid until the next call
+ * on m; NUL-terminated after *len bytes) and *len, with the same statuses (NO_MEMORY for a part too
+ * large to hold; *data NULL on failure). */
+maildex_status_t maildex_message_part_write(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
+                                            maildex_write_fn *write, void *data);
 maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
                                             const char **data, size_t *len);
 

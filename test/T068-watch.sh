@@ -20,31 +20,6 @@ start_watch() {
     wait_log 'watching [0-9]* director'
 }
 
-# wait_log REGEX: waits (up to 10 s) for a line of the watch's log.
-wait_log() {
-    n=0
-    while ! grep -q "$1" "$WLOG" && [ $n -lt 200 ]; do
-        sleep 0.05
-        n=$((n + 1))
-    done
-}
-
-# wait_lines REGEX N: waits (up to 10 s) until N lines of the watch's log match.
-wait_lines() {
-    n=0
-    while [ "$(grep -c "$1" "$WLOG")" -lt "$2" ] && [ $n -lt 200 ]; do
-        sleep 0.05
-        n=$((n + 1))
-    done
-}
-
-# stop_watch: SIGTERM, and the watch's exit status in $watch_status.
-stop_watch() {
-    kill -TERM "$watch_pid" 2>/dev/null
-    wait "$watch_pid"
-    watch_status=$?
-}
-
 # indexed QUERY COUNT: waits until `maildex count QUERY` says COUNT (at most 60 s, so a loaded
 # machine cannot fail it; how fast watch is belongs to bench/run's watch_latency phase); prints
 # what it said last when it never did.
@@ -187,7 +162,7 @@ kill -HUP "$watch_pid"
 wait_log 'indexing failed'
 sed -i 's|^ignore=/\[/$|ignore=|' "$MAILDEX_CONFIG"
 kill -HUP "$watch_pid"
-wait_lines 'full pass: ' 2
+wait_log 'full pass: ' 2
 deliver new retried@x
 indexed id:retried@x 1 >/dev/null
 stop_watch
@@ -249,7 +224,7 @@ if grep -q 'test hooks' "$WLOG"; then
         deliver new "lost-$i@x"
     done
     indexed subject:lost 10 >/dev/null
-    wait_lines 'full pass: ' 2
+    wait_log 'full pass: ' 2
     stop_watch
     test_expect_equal "$(grep -c 'events were lost' "$WLOG"):$(grep -c 'full pass: ' "$WLOG"):$(maildex count subject:lost):$(same_as_new)" \
         "1:2:10:ok"

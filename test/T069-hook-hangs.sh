@@ -122,4 +122,30 @@ kill -TERM $watch_pid
 wait $watch_pid
 test_expect_equal "$?|$(gone "$TMP_DIRECTORY/hook.pid")|$(gone "$TMP_DIRECTORY/child.pid")" "0|gone|gone"
 
+# timeout(1) and systemd send SIGTERM to the process and again to its group: whenever the second one
+# lands (during the hook, the last round, or after the loop let its signals go), the exit stays clean.
+test_begin_subtest "watch and server: SIGTERM again and again while they stop: each exits 0"
+rm -f "$HOOKS/post-new" "$HOOKS/pre-new"
+hang_hook post-new
+maildex watch --foreground 2> "$WLOG" &
+watch_pid=$!
+n=0; while ! grep -q 'watching [0-9]* director' "$WLOG" && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+deliver third-round@x
+waitfor "$TMP_DIRECTORY/child.pid"
+while kill -TERM $watch_pid 2>/dev/null; do :; done
+wait $watch_pid
+watch_status=$?
+rm -f "$HOOKS/post-new"
+mkfifo requests2
+maildex server < requests2 > /dev/null 2>&1 &
+server_pid=$!
+exec 7> requests2
+printf '%s\n' '{"id":1,"argv":["count","*"]}' >&7
+sleep 0.2
+while kill -TERM $server_pid 2>/dev/null; do :; done
+wait $server_pid
+server_status=$?
+exec 7>&-
+test_expect_equal "$watch_status|$server_status|$(gone "$TMP_DIRECTORY/hook.pid")|$(gone "$TMP_DIRECTORY/child.pid")" "0|0|gone|gone"
+
 test_done

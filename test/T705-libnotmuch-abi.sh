@@ -94,19 +94,14 @@ else
     test_failure_ "$(cat "$TMP_DIRECTORY/link.log")"
 fi
 
-# T360 opens a directory holding an empty .notmuch/ (notmuch's answer there is about Xapian: "Cannot
-# open Xapian database", PATH_ERROR) and a path that does not exist. The status of the second, and of
-# a directory with nothing in it, is API; for the first any failure with a message will do.
+# T360 opens a directory holding an empty .notmuch/ (notmuch's answer there is PATH_ERROR, in
+# Xapian's words, which maildex's library gives too: the suite's T360 compares the words) and a path
+# that does not exist; a directory with nothing in it is FILE_ERROR. Each status is compared.
 test_begin_subtest "T360: opening a path with no store fails with a status and a message, as Debian's"
 mkdir -p "$TMP_DIRECTORY/fakedb/.notmuch" "$TMP_DIRECTORY/empty"
 for side in on_debian on_ours; do
     for path in nonexistent empty fakedb; do
-        if [ "$path" = fakedb ]; then
-            "$side" "$ABI_WALK" open "$TMP_DIRECTORY/$path" 2>/dev/null |
-                sed '/^open: No error occurred/!s/^open: [^,]*, /open: FAILED, /'
-        else
-            "$side" "$ABI_WALK" open "$TMP_DIRECTORY/$path" 2>/dev/null
-        fi
+        "$side" "$ABI_WALK" open "$TMP_DIRECTORY/$path" 2>/dev/null
     done > "$TMP_DIRECTORY/open.$side"
 done
 sed -i 's/^open: No error occurred, .*/open: succeeded/' "$TMP_DIRECTORY/open.on_ours" "$TMP_DIRECTORY/open.on_debian"

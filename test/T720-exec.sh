@@ -104,6 +104,37 @@ else
 exit 1"
 fi
 
+# Hooks get what exec gives a client (cli/base/client-env.c): a post-new hook running afew or a
+# notmuch2 script reaches maildex's store, and its notmuch is maildex.
+test_begin_subtest "a hook's environment: the library first, a notmuch that is maildex, as exec gives"
+mkdir -p "$MAIL_DIR/.maildex/hooks"
+printf '#!/bin/sh\n"%s" > "%s"\n' "$TMP_DIRECTORY/print-env" "$TMP_DIRECTORY/hook-env" \
+    > "$MAIL_DIR/.maildex/hooks/post-new"
+chmod +x "$MAIL_DIR/.maildex/hooks/post-new"
+LD_LIBRARY_PATH=/somewhere MAILDEX_NOTMUCH_ABI_DIR=$standin maildex new > /dev/null 2>&1
+test_expect_equal "$(cat "$TMP_DIRECTORY/hook-env")" "LD_LIBRARY_PATH=$standin:/somewhere
+NOTMUCH_CONFIG=$MAILDEX_CONFIG
+MAILDEX_CONFIG=$MAILDEX_CONFIG
+PATH=$bindir:...
+notmuch=$bindir/notmuch
+args="
+
+test_begin_subtest "a hook that runs a notmuch2 script reads maildex's store through the library"
+abi_find_python notmuch2
+if ! abi_have_lib; then
+    test_skip_ "$abi_skip_reason"
+elif [ -z "$ABI_PYTHON" ]; then
+    test_skip_ "no python3 here imports notmuch2 (Debian's python3-notmuch2)"
+else
+    cat > "$MAIL_DIR/.maildex/hooks/post-new" <<EOF
+#!/bin/sh
+exec "$ABI_PYTHON" -c 'import notmuch2; print(notmuch2.Database().count_messages("*"))' > "$TMP_DIRECTORY/hook-count" 2>&1
+EOF
+    with_asan maildex new > /dev/null 2>&1
+    test_expect_equal "$(cat "$TMP_DIRECTORY/hook-count")" "3"
+fi
+rm -f "$MAIL_DIR/.maildex/hooks/post-new"
+
 # python_client MODULE NAME SCRIPT EXPECTED: a subtest that SCRIPT, run by a python3 that imports
 # MODULE (Debian's python3-MODULE) through maildex exec, prints EXPECTED.
 python_client() {

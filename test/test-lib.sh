@@ -109,6 +109,23 @@ test_skip_() {
     echo "ok $test_count - $test_subtest_name # SKIP $1"
 }
 
+# For the tests of `watch` (T068, T071): $WLOG is the watch's log, $watch_pid the watch itself.
+# wait_log REGEX [COUNT]: waits (up to 20 s) until COUNT (1) lines of $WLOG match REGEX.
+wait_log() {
+    n=0
+    while [ "$(grep -c -- "$1" "$WLOG")" -lt "${2:-1}" ] && [ $n -lt 400 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+}
+
+# stop_watch: SIGTERM to the watch, and its exit status in $watch_status.
+stop_watch() {
+    kill -TERM "$watch_pid" 2>/dev/null
+    wait "$watch_pid"
+    watch_status=$?
+}
+
 # without_overrides COMMAND...: runs COMMAND without root's permission overrides (CAP_DAC_OVERRIDE,
 # CAP_DAC_READ_SEARCH, CAP_FOWNER), so that a chmod means for root what it means for everybody (CI
 # runs the suite as root). can_drop_overrides tells whether that is possible here.
@@ -405,6 +422,25 @@ maildex_store_check() {
 maildex_thread_dump() {
     sqlite3 "${1:-$MAIL_DIR/.maildex/maildex.db}" "
       SELECT group_concat(message_id, ' ') FROM (SELECT thread, message_id FROM messages ORDER BY thread, message_id) GROUP BY thread" | sort
+}
+
+# Prints the text each message was indexed from, as Python reprs "name<TAB>[from, to, body, attachment,
+# mimetype]" sorted by name (the Message-ID up to its "@"): what FTS5 tokenized, read straight from
+# the texts table (a packed body unpacked as lib/sqlext/text-pack.c stores it: a 4-byte length, zlib).
+# Two messages with equal lines were indexed alike, word for word and position for position.
+maildex_text_dump() {
+    python3 - "${1:-$MAIL_DIR/.maildex/maildex.db}" <<'PY'
+import sqlite3, sys, zlib
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+rows = []
+for row in db.execute('SELECT m.message_id, t."from", t."to", t.body, t.attachment, t.mimetype '
+                      "FROM texts t JOIN messages m ON m.id = t.id"):
+    row = list(row)
+    if isinstance(row[3], bytes):
+        row[3] = zlib.decompress(row[3][4:]).decode("utf-8", "surrogateescape")
+    rows.append("%s\t%r" % (row[0].split("@")[0], row[1:]))
+print("\n".join(sorted(rows)))
+PY
 }
 
 # Makes every directory under $MAIL_DIR look unchanged since two seconds ago, so that `new` may

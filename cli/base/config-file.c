@@ -3,6 +3,8 @@
  * database-stored config is the library's business. */
 #include "config-file.h"
 
+#include "maildex.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,27 +477,20 @@ char *config_backup_dir(void *ctx, struct config *cfg)
     return dir;
 }
 
-/* maildex's database at the place of notmuch's: <path>/.maildex/maildex.db where notmuch has
- * <path>/.notmuch/xapian, <path>/maildex.db where it has <path>/xapian (split). A database made
- * before the places were notmuch's (<path>/maildex.db whenever mail_root was set) is still used. */
+/* maildex's database at the place of notmuch's (maildex_database_file says where: the library holds
+ * the rule, so that libnotmuch.so.5 opens the same file for the same configuration). */
 char *config_database_file(void *ctx, struct config *cfg)
 {
     const char *env = getenv("MAILDEX_DATABASE");
     bool split;
-    char *dir, *file, *legacy;
+    char *dir, *file, *found;
 
     if (env && *env)
         return absolute(ctx, env);
     dir = database_dir(ctx, cfg, &split);
-    if (split)
-        return talloc_asprintf(ctx, "%s/maildex.db", dir);
-    file = talloc_asprintf(ctx, "%s/.maildex/maildex.db", dir);
-    legacy = talloc_asprintf(ctx, "%s/maildex.db", dir);
+    found = maildex_database_file(dir, split);
+    file = talloc_strdup(ctx, found);
+    free(found);
     talloc_free(dir);
-    if (access(file, F_OK) != 0 && access(legacy, F_OK) == 0) {
-        talloc_free(file);
-        return legacy;
-    }
-    talloc_free(legacy);
     return file;
 }

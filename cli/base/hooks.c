@@ -3,8 +3,9 @@
  * runs, so a hook may itself run `maildex tag`; callers make sure of that. This file knows no hook
  * by name: a new moment is one more hook_run() call. */
 #include "hooks.h"
-#include "hook-process.h"
+#include "client-env.h"
 #include "config-file.h"
+#include "hook-process.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -117,6 +118,9 @@ static int spawn_and_wait(struct cli *cli, char *path, const struct hook_wait *h
         env = g_environ_setenv(env, "MAILDEX_CONFIG", config, TRUE);
         env = g_environ_setenv(env, "NOTMUCH_CONFIG", config, TRUE);
     }
+    /* As `maildex exec` gives a client: afew or a notmuch2 script in a hook reaches maildex's store
+     * through its libnotmuch.so.5, and a `notmuch tag` in it runs maildex. */
+    env = client_environ(cli->ctx, env);
     fflush(cli->out); /* what the hook prints comes after what the command printed */
     fflush(cli->err);
     err = hook_process_run(path, env, fds, how, end, wait_status);

@@ -5,7 +5,9 @@
  * .notmuch/hooks, or <database.path>/hooks beside a split layout's xapian/); then maildex's own,
  * $XDG_CONFIG_HOME/maildex/hooks and hooks/ beside maildex's database. It runs with no arguments, the
  * caller's working directory and environment, plus MAILDEX_CONFIG and NOTMUCH_CONFIG naming the
- * config file in use. Whether a failed hook fails the command is the caller's choice. */
+ * config file in use and, as `maildex exec` gives a client, maildex's libnotmuch.so.5 first on
+ * LD_LIBRARY_PATH and a `notmuch` that runs maildex first on PATH (each when this build has it).
+ * Whether a failed hook fails the command is the caller's choice. */
 #ifndef MAILDEX_CLI_HOOKS_H
 #define MAILDEX_CLI_HOOKS_H
 

@@ -6,6 +6,7 @@
  * (or a signal) lets the writer in hand finish, cancels the readers, then the loop ends. */
 #include "json-read.h"
 #include "server.h"
+#include "stop-signals.h"
 #include "print/sprinter.h"
 #include "watch.h"
 
@@ -41,7 +42,7 @@ struct server {
     unsigned reading;        /* readers running */
     struct request *writing; /* the writer running, or NULL */
     struct watch *watch;
-    uv_signal_t signals[3];
+    struct stop_signals signals;
     bool stopping;
     int status;
 };
@@ -726,9 +727,7 @@ static void maybe_finish(struct server *s)
     }
     if (s->listening && !uv_is_closing((uv_handle_t *) &s->listener))
         uv_close((uv_handle_t *) &s->listener, NULL);
-    for (size_t i = 0; i < G_N_ELEMENTS(s->signals); i++)
-        if (!uv_is_closing((uv_handle_t *) &s->signals[i]))
-            uv_close((uv_handle_t *) &s->signals[i], NULL);
+    stop_signals_close(&s->signals, NULL);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -745,7 +744,6 @@ static void on_signal(uv_signal_t *h, int signum)
 
 int server_run(struct cli *cli, const struct server_options *opts)
 {
-    static const int signums[] = {SIGTERM, SIGINT, SIGHUP};
     struct server *s = g_new0(struct server, 1);
     struct watch_options wo = {.debounce_ms = opts->debounce_ms, .hooks = opts->hooks, .quiet = true,
                                .round = on_round, .stopped = on_watch_stopped};
@@ -762,11 +760,7 @@ int server_run(struct cli *cli, const struct server_options *opts)
     }
     /* A client that went away must not kill the server when its answer is written. */
     signal(SIGPIPE, SIG_IGN);
-    for (size_t i = 0; i < G_N_ELEMENTS(signums); i++) {
-        uv_signal_init(&s->loop, &s->signals[i]);
-        s->signals[i].data = s;
-        uv_signal_start(&s->signals[i], on_signal, signums[i]);
-    }
+    stop_signals_start(&s->signals, &s->loop, on_signal, s);
     rc = opts->socket_path ? listen_on(s, opts->socket_path) : stdio_client(s);
     if (rc == 0 && opts->watch) {
         wo.data = s;

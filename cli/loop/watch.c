@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "dir-watches.h"
+#include "stop-signals.h"
 #include "base/hooks.h"
 
 #include <errno.h>
@@ -17,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WATCH_RETRY_MS 5000    /* after a round failed */
 #define WATCH_RESCAN_MS 60000  /* full passes while some directory could not be watched */
+#define WATCH_ROOT_POLL_MS 1000 /* looks for a mail root that went away (mount, move back) */
 
 /* One round, filled on the loop's thread before it starts and by the worker while it runs. */
 struct round {
@@ -42,8 +45,8 @@ struct watch {
     char *mail_root;
     struct dir_watches *dirs;
     uv_poll_t poll;
-    uv_timer_t debounce, rescan;
-    uv_signal_t sigterm, sigint, sighup;
+    uv_timer_t debounce, rescan, root_wait;
+    struct stop_signals signals;
     uv_work_t work;
     struct round round;
     GHashTable *dirty;       /* paths (owned) that changed since the last round began */
@@ -51,6 +54,10 @@ struct watch {
     bool running, stopping, reload_pending;
     bool unwatched, was_unwatched; /* a directory could not be watched (this sync, the one before) */
     bool ready;              /* the first pass is done */
+    /* The mail root's directory as first seen (st_dev, st_ino): a round acts only on it, so a root
+     * moved away (or a disk not mounted) is waited for, never taken for mail deleted. */
+    uint64_t root_dev, root_ino;
+    bool root_pinned, root_gone;
     uint64_t first_change;   /* uv_now() of the oldest change not yet indexed; 0: none */
     uint64_t retry_at;       /* no round before this uv_now() (after a failure) */
     int status;              /* for stopped(): 1 once inotify could not be read, else 0 (a failed
@@ -180,6 +187,8 @@ static void round_work(uv_work_t *req)
     io.not_mail = on_not_mail;
     io.thread_changed = on_thread_changed;
     io.data = w;
+    io.mail_root_device = w->root_dev;
+    io.mail_root_inode = w->root_ino;
     r->st = maildex_index(w->db, &io, &r->stats);
     if (r->st != MAILDEX_STATUS_OK && r->st != MAILDEX_STATUS_INTERRUPTED)
         r->error = g_strdup(maildex_db_errmsg(w->db));
@@ -291,17 +300,80 @@ static void report(struct watch *w, const struct round *r, int status)
         w->opts.round(w->opts.data, &out);
 }
 
+/* ---- the mail root: pinned, waited for when it goes ------------------------------------------------ */
+
+/* Whether the mail root's path names the directory the watch started on; the first directory seen
+ * there is pinned. *other is set when a directory is there, but another one. */
+static bool root_here(struct watch *w, bool *other)
+{
+    struct stat sb;
+
+    *other = false;
+    if (stat(w->mail_root, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return false;
+    if (!w->root_pinned) {
+        w->root_dev = (uint64_t) sb.st_dev;
+        w->root_ino = (uint64_t) sb.st_ino;
+        w->root_pinned = true;
+    }
+    *other = (uint64_t) sb.st_dev != w->root_dev || (uint64_t) sb.st_ino != w->root_ino;
+    return !*other;
+}
+
+static void on_root_wait(uv_timer_t *t)
+{
+    struct watch *w = t->data;
+    bool other;
+
+    if (!root_here(w, &other))
+        return;
+    uv_timer_stop(&w->root_wait);
+    w->root_gone = false;
+    log_line("mail root '%s' is back: a full pass follows", w->mail_root);
+    w->full_pending = true;
+    schedule(w);
+}
+
+/* After a round that failed: when the mail root is gone or is another directory, the watch says so
+ * once, waits for it (nothing was removed: maildex_index checks the root before it removes), puts
+ * that in *error for the host, and returns true. */
+static bool wait_for_root(struct watch *w, char **error)
+{
+    bool other;
+
+    if (root_here(w, &other))
+        return false;
+    g_free(*error);
+    if (other)
+        *error = g_strdup_printf("mail root '%s' is another directory than the one watched (moved "
+                                 "away and replaced?): nothing is removed; waiting for the watched "
+                                 "one to come back (restart watch to index the new one)",
+                                 w->mail_root);
+    else
+        *error = g_strdup_printf("mail root '%s' is gone (moved away, renamed, or a disk not "
+                                 "mounted): nothing is removed; waiting for it to come back",
+                                 w->mail_root);
+    log_line("%s", *error);
+    w->root_gone = true;
+    w->full_pending = true;
+    uv_timer_start(&w->root_wait, on_root_wait, WATCH_ROOT_POLL_MS, WATCH_ROOT_POLL_MS);
+    return true;
+}
+
 static void round_done(uv_work_t *req, int uv_status)
 {
     struct watch *w = req->data;
     struct round *r = &w->round;
     int status = round_status(r);
     size_t watched;
+    bool waiting;
 
     (void) uv_status;
     w->running = false;
-    log_round(w, r, status);
-    if (r->error) { /* everything it was to do is done by a full pass, later */
+    waiting = r->error && wait_for_root(w, &r->error);
+    if (!waiting)
+        log_round(w, r, status);
+    if (r->error && !waiting) { /* everything it was to do is done by a full pass, later */
         w->full_pending = true;
         w->retry_at = uv_now(w->loop) + WATCH_RETRY_MS;
     }
@@ -361,7 +433,8 @@ static void schedule(struct watch *w)
 {
     uint64_t now = uv_now(w->loop), delay = w->opts.debounce_ms, deadline;
 
-    if (w->running || w->stopping || (!w->full_pending && g_hash_table_size(w->dirty) == 0))
+    if (w->running || w->stopping || w->root_gone ||
+        (!w->full_pending && g_hash_table_size(w->dirty) == 0))
         return;
     if (w->first_change == 0)
         w->first_change = now;
@@ -442,11 +515,9 @@ static void stop_handles(struct watch *w)
     close_handle(w, (uv_handle_t *) &w->poll);
     close_handle(w, (uv_handle_t *) &w->debounce);
     close_handle(w, (uv_handle_t *) &w->rescan);
-    if (w->opts.signals) {
-        close_handle(w, (uv_handle_t *) &w->sigterm);
-        close_handle(w, (uv_handle_t *) &w->sigint);
-        close_handle(w, (uv_handle_t *) &w->sighup);
-    }
+    close_handle(w, (uv_handle_t *) &w->root_wait);
+    if (w->opts.signals)
+        w->open_handles += stop_signals_close(&w->signals, handle_closed);
 }
 
 void watch_stop(struct watch *w)
@@ -504,25 +575,17 @@ static int open_db(struct watch *w)
 static void init_handles(struct watch *w)
 {
     uv_handle_t *handles[] = {(uv_handle_t *) &w->poll,    (uv_handle_t *) &w->debounce,
-                              (uv_handle_t *) &w->rescan,  (uv_handle_t *) &w->sigterm,
-                              (uv_handle_t *) &w->sigint,  (uv_handle_t *) &w->sighup};
+                              (uv_handle_t *) &w->rescan,  (uv_handle_t *) &w->root_wait};
 
     uv_poll_init(w->loop, &w->poll, dir_watches_fd(w->dirs));
     uv_timer_init(w->loop, &w->debounce);
     uv_timer_init(w->loop, &w->rescan);
-    if (w->opts.signals) {
-        uv_signal_init(w->loop, &w->sigterm);
-        uv_signal_init(w->loop, &w->sigint);
-        uv_signal_init(w->loop, &w->sighup);
-    }
+    uv_timer_init(w->loop, &w->root_wait);
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
         handles[i]->data = w;
     uv_poll_start(&w->poll, UV_READABLE, on_events);
-    if (w->opts.signals) {
-        uv_signal_start(&w->sigterm, on_signal, SIGTERM);
-        uv_signal_start(&w->sigint, on_signal, SIGINT);
-        uv_signal_start(&w->sighup, on_signal, SIGHUP);
-    }
+    if (w->opts.signals)
+        stop_signals_start(&w->signals, w->loop, on_signal, w);
 }
 
 int watch_check_debounce(struct cli *cli, int ms)
@@ -558,6 +621,7 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
         return rc;
     }
     w->dirty = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    root_here(w, &(bool){false}); /* pins the mail root when it is there */
     test_hooks(w);
     init_handles(w);
     /* Watches first, then the first pass: nothing lands unseen in between. */

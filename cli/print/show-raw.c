@@ -2,7 +2,8 @@
 /* show's byte formats (notmuch 0.37's format_part_raw and format_part_mbox): --format=raw prints a
  * message's file verbatim, or with --part=N the bytes of that part; --format=mbox prints each message
  * as mboxrd ("From <address> <asctime date>", every line that starts with ">"s and "From " gets one
- * more ">", an empty line after it). Nothing here converts or escapes anything else. A gzip-compressed
+ * more ">", an empty line after it). Nothing here converts or escapes anything else, or holds a
+ * message or a part whole: files are copied, parts written in pieces as the library decodes them. A gzip-compressed
  * mail file is printed decompressed, as notmuch reads it (zlib reads any other file as it is). */
 #include "show.h"
 
@@ -83,10 +84,15 @@ static int copy_file(struct show *s, const char *path)
     return rc;
 }
 
+/* A piece of a part, as the library decodes it: never the whole part at once. */
+static int write_piece(void *data, const char *bytes, size_t len)
+{
+    return fwrite(bytes, 1, len, data) == len ? 0 : -1;
+}
+
 int show_raw_message(struct show *s, maildex_message_t *m, int indent)
 {
-    const char *path, *data;
-    size_t len;
+    const char *path;
     maildex_status_t st;
 
     (void) indent;
@@ -97,12 +103,15 @@ int show_raw_message(struct show *s, maildex_message_t *m, int indent)
         }
         return copy_file(s, path);
     }
-    st = maildex_message_part_bytes(m, s->duplicate, s->part, s->popts.decrypt, &data, &len);
+    st = maildex_message_part_write(m, s->duplicate, s->part, s->popts.decrypt, write_piece, s->out);
     if (st == MAILDEX_STATUS_NOT_FOUND)
         return 0;
+    if (st == MAILDEX_STATUS_IO_ERROR && ferror(s->out)) {
+        fprintf(s->cli->err, "Error: Write to stdout failed: %s\n", strerror(errno));
+        return 1;
+    }
     if (st != MAILDEX_STATUS_OK)
         return cli_error(s->cli, "%s", maildex_db_errmsg(s->cli->db));
-    fwrite(data, 1, len, s->out);
     return 0;
 }
 

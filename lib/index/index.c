@@ -15,6 +15,7 @@
  * directories again, finds the committed files known, and finishes. */
 #include "store/maildex-private.h"
 
+#include "gone.h"
 #include "index.h"
 #include "util/maildir.h"
 #include "mime/parse.h"
@@ -38,6 +39,7 @@
  * index of 10k messages checkpoints once instead of a dozen times, and the WAL stays bounded. */
 #define INDEX_WAL_AUTOCHECKPOINT 8192
 #define BATCH_FILES 2000   /* files per transaction */
+#define RECORD_MAX_BODY ((size_t) 1 << 20) /* longer bodies' tokens are not recorded (file_read) */
 /* A run that adds more files than one transaction holds (a first index, a large import) lets dirty
  * pages spill at the 16 MB cache (4,000 pages) instead of at db.c's 8,000 (31 MB), which small
  * passes need (a sync pass over a 100k store dirties ~4,500 pages, and spilling them wrote pages
@@ -67,7 +69,7 @@ struct run {
     struct maildex__pool *parsers;
     struct job *window[WINDOW];
     size_t head, tail;                   /* sequence numbers: head is the next to apply */
-    GHashTable *renames;                 /* "base/size" -> struct maildex__scan_removal * */
+    struct maildex__gone *gone;          /* what the walk found gone, asked again (gone.h) */
     GHashTable *unsafe_dirs;             /* dirs with a vanished file, or that could not be listed
                                             again: mtime not recorded */
     uint64_t done, in_batch;
@@ -170,8 +172,11 @@ void maildex__file_read(const struct maildex__mime_ops *mime, struct maildex__ft
     out->rc = mime->parse_file(ctx, path, opts, &out->msg, &out->error);
     if (out->rc == MAILDEX__PARSE_ERROR)
         classify_error(path, out);
+    /* Recorded tokens take about six times their text's bytes: a long body (up to
+     * MAILDEX__BODY_TEXT_MAX) is tokenized by the writer as it is inserted instead. */
     if (out->rc == MAILDEX__PARSE_OK && recorder)
-        out->text = maildex__store_text_prepare(ctx, out->msg, recorder);
+        out->text = maildex__store_text_prepare(ctx, out->msg,
+                                                strlen(out->msg->body) <= RECORD_MAX_BODY ? recorder : NULL);
 }
 
 static void parse_file(struct job *job)
@@ -219,6 +224,17 @@ static bool known_meanwhile(struct run *r, struct job *job)
     return id != 0;
 }
 
+/* A removal the walk found that does not stand now, or must wait: the row stays, and the
+ * directories involved are listed again next run (their mtimes are not recorded). */
+static void keep_removal(struct run *r, const struct maildex__scan_removal *rm,
+                         struct maildex__scan_dir *also)
+{
+    if (rm->dir)
+        g_hash_table_add(r->unsafe_dirs, rm->dir);
+    if (also)
+        g_hash_table_add(r->unsafe_dirs, also);
+}
+
 static void apply(struct run *r, struct job *job)
 {
     const struct maildex__file_read *in = &job->read;
@@ -226,7 +242,11 @@ static void apply(struct run *r, struct job *job)
                                   job->dir->path};
     bool added = false;
 
-    if (in->vanished) {
+    if (in->vanished && maildex__gone_vanished(r->gone, job->dir->id, job->name)) {
+        /* A file the index knows, renamed again since the walk (by `tag`, by a sync tool): its
+         * directory is listed again next run, which finds the name it has now. */
+        g_hash_table_add(r->unsafe_dirs, job->dir);
+    } else if (in->vanished) {
         maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false, true};
         r->stats->files_vanished++;
         g_hash_table_add(r->unsafe_dirs, job->dir);
@@ -250,6 +270,8 @@ static void apply(struct run *r, struct job *job)
         r->st = maildex__store_add(r->db, in->msg, in->text, &f, &r->add, &added);
         if (added)
             r->stats->messages_added++;
+        if (in->msg->warning)
+            warning(r, job->path, in->msg->warning);
     }
     count_file_done(r, job->path);
 }
@@ -268,31 +290,31 @@ static void apply_head(struct run *r)
     r->head++;
 }
 
-static char *rename_key(const char *name, int64_t size)
-{
-    return g_strdup_printf("%.*s/%" PRId64, (int) maildex__maildir_base_len(name), name, size);
-}
-
 /* A new file with the unique name and size of a removed one is that file renamed or moved (flags
- * changed, new/ -> cur/, another folder): move the row, do not read the file. */
+ * changed, new/ -> cur/, another folder): move the row, do not read the file. Unless the removal no
+ * longer stands (a tag change moved the row, or the old name is back): then this name is either
+ * the row's already, or a file to read. */
 static bool try_rename(struct run *r, struct maildex__scan_dir *d, const char *name,
                        const char *path)
 {
-    struct maildex__scan_removal *removal;
+    struct maildex__scan_removal *removal = maildex__gone_renamed(r->gone, path, name);
     struct maildex__file_ref to = {d->id, d->folder, name, maildex__maildir_flags(name), 0, d->path};
-    struct stat sb;
-    char *key;
+    int64_t known = 0;
+    bool gone = false;
 
-    if (g_hash_table_size(r->renames) == 0 || stat(path, &sb) != 0)
-        return false;
-    key = rename_key(name, sb.st_size);
-    removal = g_hash_table_lookup(r->renames, key);
-    g_free(key);
-    if (removal == NULL || removal->done)
+    if (removal == NULL)
         return false;
     removal->done = true;
-    r->st = maildex__store_move_file(r->db, removal->file_id, &to, r->add.synchronize_flags);
-    r->stats->renames++;
+    r->st = maildex__gone_still(r->gone, removal, &gone);
+    if (r->st == MAILDEX_STATUS_OK && !gone) {
+        keep_removal(r, removal, d);
+        r->st = maildex__store_file_find(r->db, d->id, name, &known);
+        if (r->st == MAILDEX_STATUS_OK && known == 0)
+            return false;
+    } else if (r->st == MAILDEX_STATUS_OK) {
+        r->st = maildex__store_move_file(r->db, removal->file_id, &to, r->add.synchronize_flags);
+        r->stats->renames++;
+    }
     count_file_done(r, path);
     return true;
 }
@@ -455,26 +477,44 @@ static bool must_hold_removals(const struct run *r)
            r->stats->dangling_symlinks;
 }
 
-/* Removes one file row, unless it is a message's last and removals are held: then the row stays and
- * its directory is listed again next run. */
+/* Removes one file row, if its file is still gone (gone.h), unless it is a message's last and
+ * removals are held (some mail could not be read) or its file is being renamed (a new name of the
+ * same unique name vanished): then the row stays and its directory is listed again next run. */
 static void remove_one(struct run *r, struct maildex__scan_removal *rm)
 {
-    bool gone = false, last = false;
+    bool gone = false, last = false, held = must_hold_removals(r);
 
-    if (must_hold_removals(r))
+    r->st = maildex__gone_stands(r->gone, rm, &gone);
+    if (r->st == MAILDEX_STATUS_OK && gone && (held || maildex__gone_moving(r->gone, rm)))
         r->st = maildex__store_file_is_last(r->db, rm->file_id, &last);
-    if (r->st == MAILDEX_STATUS_OK && last) {
-        r->stats->removals_held++;
-        if (rm->dir)
-            g_hash_table_add(r->unsafe_dirs, rm->dir);
+    if (r->st != MAILDEX_STATUS_OK || !gone || last) {
+        r->stats->removals_held += r->st == MAILDEX_STATUS_OK && last && held;
+        keep_removal(r, rm, NULL);
         return;
     }
-    if (r->st == MAILDEX_STATUS_OK)
-        r->st = maildex__store_remove_file(r->db, rm->file_id, r->add.synchronize_flags, &gone);
+    r->st = maildex__store_remove_file(r->db, rm->file_id, r->add.synchronize_flags, &gone);
     if (gone)
         r->stats->messages_removed++;
     else
         r->stats->renames++;
+}
+
+/* A directory gone from disk: its row goes once nothing is left in it, and its parent is listed
+ * again next run, so that a directory that comes back (a folder moved away and back) is found even
+ * where nothing else changed the parent's mtime. */
+static void forget_dir(struct run *r, const struct maildex__scan_gone_dir *dir)
+{
+    const char *slash = strrchr(dir->path, '/');
+    char *parent = g_strndup(dir->path, slash ? (size_t) (slash - dir->path) : 0);
+    int64_t parent_id = 0;
+
+    r->st = maildex__run_ids(r->db, MAILDEX__STMT_DIR_DELETE, dir->id, 0, "cannot forget a directory");
+    if (r->st == MAILDEX_STATUS_OK && sqlite3_changes(r->db->sql) > 0 && dir->path[0])
+        r->st = maildex__lookup_id(r->db, MAILDEX__STMT_DIR_FIND, parent, &parent_id);
+    if (r->st == MAILDEX_STATUS_OK && parent_id)
+        r->st = maildex__run_ids(r->db, MAILDEX__STMT_DIR_SET_MTIME, parent_id, 0,
+                                 "cannot record a directory's mtime");
+    g_free(parent);
 }
 
 static void remove_files(struct run *r)
@@ -482,6 +522,13 @@ static void remove_files(struct run *r)
     GArray *removals = r->scan->removals;
     GArray *dirs = r->scan->removed_dirs;
 
+    /* Moved away while the run read it: every name would look gone. */
+    if (removals->len && maildex__gone_root_moved(r->gone)) {
+        r->st = maildex__error(r->db, MAILDEX_STATUS_FILE_NOT_FOUND,
+                               "mail root '%s' was moved away or replaced during the run: nothing "
+                               "was removed", r->db->mail_root);
+        return;
+    }
     for (guint i = 0; i < removals->len && r->st == MAILDEX_STATUS_OK; i++) {
         struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
         if (rm->done)
@@ -492,8 +539,7 @@ static void remove_files(struct run *r)
     /* Children before parents; a directory that still holds a file (a held removal) or a
      * subdirectory keeps its row, and the next run finds it gone again. */
     for (guint i = dirs->len; i-- > 0 && r->st == MAILDEX_STATUS_OK;)
-        r->st = maildex__run_ids(r->db, MAILDEX__STMT_DIR_DELETE, g_array_index(dirs, int64_t, i), 0,
-                                 "cannot forget a directory");
+        forget_dir(r, &g_array_index(dirs, struct maildex__scan_gone_dir, i));
 }
 
 static void record_mtimes(struct run *r)
@@ -514,16 +560,6 @@ static void record_mtimes(struct run *r)
         /* 0 = "list it next time": a too-recent mtime is not trusted (see scan.c). */
         sqlite3_bind_int64(stmt, 2, d->record_mtime ? d->fs_mtime : 0);
         r->st = maildex__step_done(r->db, stmt, "cannot record a directory's mtime");
-    }
-}
-
-static void build_rename_index(struct run *r)
-{
-    GArray *removals = r->scan->removals;
-
-    for (guint i = 0; i < removals->len; i++) {
-        struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
-        g_hash_table_insert(r->renames, rename_key(rm->name, rm->size), rm);
     }
 }
 
@@ -588,7 +624,6 @@ static maildex_status_t scan_phase(struct run *r)
 /* What the writing phases share: the rename index, the parse threads, the recorders. */
 static void start_writing(struct run *r)
 {
-    r->renames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     r->unsafe_dirs = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->recorders = g_ptr_array_new();
     /* A parse thread per core: parsing is now most of the work (callgrind, 2k first index: 1.90G
@@ -596,7 +631,7 @@ static void start_writing(struct run *r)
      * time, shares a core with one of them. The threads start only when a file needs parsing. */
     r->parsers = maildex__pool_new(MAX(1, MIN(8, (int) g_get_num_processors())), parse_work, r);
     g_mutex_init(&r->recorders_lock);
-    build_rename_index(r);
+    maildex__gone_learn(r->gone, r->scan);
 }
 
 /* Phases 2 to 5 in one transaction: directory rows, new files, removals, mtimes; then the WAL left
@@ -648,7 +683,6 @@ static void end_writing(struct run *r)
     g_hash_table_destroy(r->unsafe_dirs);
     g_ptr_array_free(r->recorders, TRUE);
     g_mutex_clear(&r->recorders_lock);
-    g_hash_table_destroy(r->renames);
 }
 
 maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *opts,
@@ -678,6 +712,8 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)
+        r.st = maildex__gone_open(db, opts->mail_root_device, opts->mail_root_inode, &r.gone);
+    if (r.st == MAILDEX_STATUS_OK)
         r.st = scan_phase(&r);
     if (r.st == MAILDEX_STATUS_OK) {
         start_writing(&r);
@@ -685,6 +721,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
         end_writing(&r);
     }
     maildex__scan_free(r.scan);
+    maildex__gone_free(r.gone);
     maildex__writer_unlock(lock);
     return r.st;
 }

@@ -105,34 +105,37 @@ static void find_dir(struct walk *w, struct maildex__scan_dir *d, int64_t *db_mt
     sqlite3_reset(stmt);
 }
 
-static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t file_id,
-                        const char *name);
+static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t dir_id,
+                        const char *dir_path, int64_t file_id, const char *name);
 
 /* Every file of a directory gone from disk (ENOENT: never one that only failed to open) is removed,
  * and so are its subdirectories. */
-static void remove_dir_tree(struct walk *w, int64_t dir_id)
+static void remove_dir_tree(struct walk *w, int64_t dir_id, const char *dir_path)
 {
-    GArray *stack = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(struct maildex__scan_gone_dir));
+    struct maildex__scan_gone_dir top = {dir_id, g_string_chunk_insert(w->scan->names, dir_path)};
     sqlite3_stmt *stmt;
     bool row;
 
-    g_array_append_val(stack, dir_id);
+    g_array_append_val(stack, top);
     while (stack->len && w->st == MAILDEX_STATUS_OK) {
-        int64_t id = g_array_index(stack, int64_t, stack->len - 1);
+        top = g_array_index(stack, struct maildex__scan_gone_dir, stack->len - 1);
         g_array_set_size(stack, stack->len - 1);
-        g_array_append_val(w->scan->removed_dirs, id);
+        g_array_append_val(w->scan->removed_dirs, top);
         if ((w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_FILES, &stmt)))
             break;
-        sqlite3_bind_int64(stmt, 1, id);
+        sqlite3_bind_int64(stmt, 1, top.id);
         while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read files")) && row)
-            add_removal(w, NULL, sqlite3_column_int64(stmt, 0),
+            add_removal(w, NULL, top.id, top.path, sqlite3_column_int64(stmt, 0),
                         (const char *) sqlite3_column_text(stmt, 1));
         sqlite3_reset(stmt);
         if (w->st || (w->st = maildex__stmt(w->db, MAILDEX__STMT_DIR_CHILDREN, &stmt)))
             break;
-        sqlite3_bind_int64(stmt, 1, id);
+        sqlite3_bind_int64(stmt, 1, top.id);
         while (!(w->st = maildex__step_row(w->db, stmt, &row, "cannot read directories")) && row) {
-            int64_t child = sqlite3_column_int64(stmt, 0);
+            struct maildex__scan_gone_dir child = {sqlite3_column_int64(stmt, 0),
+                                     g_string_chunk_insert(w->scan->names,
+                                                           (const char *) sqlite3_column_text(stmt, 1))};
             g_array_append_val(stack, child);
         }
         sqlite3_reset(stmt);
@@ -143,11 +146,11 @@ static void remove_dir_tree(struct walk *w, int64_t dir_id)
 /* A file the database has and the listing lacks: a removal, or half of a rename. Its size (the other
  * half of the rename key) is read only now, so the diff itself reads nothing but the covering
  * (directory, name) index. */
-static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t file_id,
-                        const char *name)
+static void add_removal(struct walk *w, struct maildex__scan_dir *dir, int64_t dir_id,
+                        const char *dir_path, int64_t file_id, const char *name)
 {
-    struct maildex__scan_removal r = {file_id, dir, g_string_chunk_insert(w->scan->names, name), 0,
-                                      false};
+    struct maildex__scan_removal r = {file_id, dir, dir_id, dir_path,
+                                      g_string_chunk_insert(w->scan->names, name), 0, false};
 
     if (w->st || (w->st = maildex__lookup_int(w->db, MAILDEX__STMT_FILE_SIZE, file_id, &r.size)))
         return;
@@ -338,7 +341,7 @@ static void file_gone(struct walk *w, struct maildex__scan_dir *d, int64_t file_
                       const char *last)
 {
     event(w, MAILDEX_INDEX_FILE_GONE, d->path, name, sorts_last(name, last), true);
-    add_removal(w, d, file_id, name);
+    add_removal(w, d, d->id, d->path, file_id, name);
 }
 
 /* A directory gone from disk: its whole subtree removed, and one event for it when files were under
@@ -348,7 +351,7 @@ static void dir_gone(struct walk *w, const char *path, int64_t dir_id, bool last
 {
     guint before = w->scan->removals->len;
 
-    remove_dir_tree(w, dir_id);
+    remove_dir_tree(w, dir_id, path);
     if (w->scan->removals->len > before)
         event(w, MAILDEX_INDEX_DIR_GONE, path, NULL, last, true);
 }
@@ -613,7 +616,7 @@ maildex_status_t maildex__scan(maildex_db_t *db, const struct maildex__scan_opti
 
     scan->dirs = g_ptr_array_new();
     scan->removals = g_array_new(FALSE, FALSE, sizeof(struct maildex__scan_removal));
-    scan->removed_dirs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    scan->removed_dirs = g_array_new(FALSE, FALSE, sizeof(struct maildex__scan_gone_dir));
     scan->names = g_string_chunk_new(64 * 1024);
     w.visited = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     w.st = maildex__ignore_init(&scan->ignore, db, opts->ignore, scan->names);

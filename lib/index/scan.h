@@ -40,16 +40,23 @@ struct maildex__scan_removal {
     int64_t file_id;
     struct maildex__scan_dir *dir; /* the listed directory it vanished from; NULL when that
                                       directory is gone as a whole */
+    int64_t dir_id;      /* directories.id of the row's directory as the walk read it */
+    const char *dir_path; /* ... and its path (relative to the mail root; in scan->names) */
     char *name;          /* in scan->names */
     int64_t size;
     bool done;           /* matched as a rename, or removed */
+};
+
+struct maildex__scan_gone_dir {
+    int64_t id;           /* directories.id of a directory gone from disk */
+    const char *path;     /* relative to the mail root; in scan->names */
 };
 
 struct maildex__scan {
     GPtrArray *dirs;      /* struct maildex__scan_dir *, parents before children; the roots of the
                              walk (parent -1) first */
     GArray *removals;     /* struct maildex__scan_removal */
-    GArray *removed_dirs; /* int64_t directories.id of directories gone from disk */
+    GArray *removed_dirs; /* struct maildex__scan_gone_dir, parents before their children */
     GStringChunk *names;  /* every name string above */
     uint64_t files_found; /* new files: new_names plus the regular files of fresh directories */
     uint64_t warnings;

@@ -86,6 +86,23 @@ maildex_status_t maildex__renames_forget(maildex_db_t *db, int64_t file_id)
                             "cannot forget a file to rename");
 }
 
+maildex_status_t maildex__renames_owed_to(maildex_db_t *db, int64_t file_id, bool *owed)
+{
+    sqlite3_stmt *stmt;
+    bool row = false;
+    maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_RENAMES_OWED, &stmt);
+
+    *owed = false;
+    if (st)
+        return st;
+    sqlite3_bind_int64(stmt, 1, file_id - 1); /* the first record from file_id on */
+    sqlite3_bind_int64(stmt, 2, 1);
+    st = maildex__step_row(db, stmt, &row, "cannot read the files to rename");
+    *owed = st == MAILDEX_STATUS_OK && row && sqlite3_column_int64(stmt, 0) == file_id;
+    sqlite3_reset(stmt);
+    return st;
+}
+
 /* Renames from to to unless to exists (a file of another message, or a stale copy: never replaced). */
 static bool rename_file(const char *from, const char *to)
 {

@@ -20,6 +20,10 @@ maildex_status_t maildex__renames_forget(maildex_db_t *db, int64_t file_id);
 /* Whether the caller's write transaction has recorded a rename. */
 bool maildex__renames_owed(maildex_db_t *db);
 
+/* Sets *owed to whether a committed tag change still owes file_id a rename: its file may be at
+ * either name, and is not gone whatever a listing made meanwhile says. */
+maildex_status_t maildex__renames_owed_to(maildex_db_t *db, int64_t file_id, bool *owed);
+
 /* Makes every rename still owed, in a write transaction of its own (or in the caller's): a file
  * still where its record says is renamed unless the new name is taken, a file already at its new
  * name only has its row follow, and a file that is gone or has moved since is left to `new`. The

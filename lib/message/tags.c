@@ -197,14 +197,16 @@ maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message)
     return st;
 }
 
-maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message)
+maildex_status_t maildex__message_maildir_flags(maildex_db_t *db, int64_t message, char *combined, size_t size,
+                                                bool *seen_info)
 {
     sqlite3_stmt *stmt;
-    char combined[256] = "";
     size_t used = 0;
-    bool seen_info = false, row;
+    bool row;
     maildex_status_t st = maildex__stmt(db, MAILDEX__STMT_MESSAGE_FILE_FLAGS, &stmt);
 
+    *seen_info = false;
+    combined[0] = '\0';
     if (st)
         return st;
     sqlite3_bind_int64(stmt, 1, message);
@@ -215,15 +217,24 @@ maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t messag
         if (!maildex__maildir_is_leaf(dir ? dir : "", &is_new))
             continue;
         if (flags) {
-            seen_info = true;
-            for (const char *f = flags; *f && used + 1 < sizeof combined; f++)
+            *seen_info = true;
+            for (const char *f = flags; *f && used + 1 < size; f++)
                 combined[used++] = *f;
             combined[used] = '\0';
         } else if (is_new) {
-            seen_info = true;
+            *seen_info = true;
         }
     }
     sqlite3_reset(stmt);
+    return st;
+}
+
+maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message)
+{
+    char combined[256];
+    bool seen_info;
+    maildex_status_t st = maildex__message_maildir_flags(db, message, combined, sizeof combined, &seen_info);
+
     if (st || !seen_info)
         return st;
     for (size_t i = 0; i < maildex__flag_tag_count && st == MAILDEX_STATUS_OK; i++) {

@@ -29,4 +29,10 @@ maildex_status_t maildex__message_untag_all(maildex_db_t *db, int64_t message);
  * info counts as "no flags"; when no file has Maildir info, the tags are left alone. */
 maildex_status_t maildex__message_flags_to_tags(maildex_db_t *db, int64_t message);
 
+/* The ":2," flags of the message's files in a Maildir's cur/ or new/, concatenated into combined (size
+ * bytes, NUL-terminated; the rest is cut); *seen_info says whether any file counts (one with info, or
+ * one in new/ without it: notmuch's "default flags"). */
+maildex_status_t maildex__message_maildir_flags(maildex_db_t *db, int64_t message, char *combined, size_t size,
+                                                bool *seen_info);
+
 #endif

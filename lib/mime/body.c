@@ -9,6 +9,7 @@
 #include "body.h"
 #include "sqlext/tokenizer.h"
 #include "html-text.h"
+#include "sink.h"
 #include "maildex.h"
 
 #include <string.h>
@@ -209,6 +210,7 @@ struct walk {
      * a decryption before any payload (2: full; 1: partial) makes an envelope. */
     bool payload_seen;
     int decrypted;
+    int text_parts_left_out; /* text parts cut or skipped at MAILDEX__BODY_TEXT_MAX */
 };
 
 static void add_type(struct walk *w, GMimeObject *part)
@@ -243,23 +245,66 @@ static bool utf8_charset(const char *charset)
                        g_ascii_strcasecmp(charset, "us-ascii") == 0);
 }
 
-/* Writes the part's decoded content, converted to UTF-8 when it declares a charset gmime knows,
- * into a byte array held by tmp. *converted says whether a charset filter ran. With trust_utf8, a
- * UTF-8 or ASCII part skips the conversion (iconv from UTF-8 to UTF-8 was a tenth of the parse);
- * the caller validates and comes back without it when the bytes are not valid. */
-static GByteArray *decoded_content(void *tmp, GMimePart *part, bool trust_utf8, bool *converted)
+/* ---- decoding no more text than the index takes ------------------------------------------------ */
+
+/* Bytes of an inline part that is not declared text (an image without a Content-Disposition) decoded
+ * first, to see whether it is text at all before decoding more of it. */
+#define SNIFF_PROBE 4096
+
+/* A byte array that keeps the first cap bytes written to it (sink.h). */
+struct bounded {
+    GByteArray *bytes;
+    size_t cap;
+    bool cut; /* more was written than it kept */
+};
+
+static int keep_up_to_cap(void *data, const char *p, size_t n)
+{
+    struct bounded *b = data;
+    size_t room = b->cap - b->bytes->len;
+
+    if (n > room) {
+        b->cut = true;
+        n = room;
+    }
+    if (n > 0)
+        g_byte_array_append(b->bytes, (const guint8 *) p, (guint) n);
+    return b->cut; /* a refusal stops gmime decoding the rest */
+}
+
+/* n less the bytes of a UTF-8 sequence the cap cut short at the end of p[0..n). */
+static size_t without_cut_char(const guint8 *p, size_t n)
+{
+    for (size_t back = 1; back <= 4 && back <= n; back++) {
+        guint8 c = p[n - back];
+        size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+        if ((c & 0xc0) != 0x80)
+            return need > back ? n - back : n;
+    }
+    return n;
+}
+
+/* Writes the first cap bytes of the part's decoded content, converted to UTF-8 when it declares a
+ * charset gmime knows, into a byte array held by tmp; gmime stops decoding there, so a part costs no
+ * more than cap however large it is. *converted says whether a charset filter ran, *cut whether the
+ * content went on (a UTF-8 sequence the cap split is dropped). With trust_utf8, a UTF-8 or ASCII part
+ * skips the conversion (iconv from UTF-8 to UTF-8 was a tenth of the parse); the caller validates and
+ * comes back without it when the bytes are not valid. */
+static GByteArray *decoded_content(void *tmp, GMimePart *part, bool trust_utf8, size_t cap, bool *converted,
+                                   bool *cut)
 {
     GMimeDataWrapper *wrapper = g_mime_part_get_content(part);
-    GByteArray *bytes;
-    GMimeStream *mem, *filtered;
+    struct bounded b = {.cap = cap};
+    GMimeStream *sink, *filtered;
     const char *charset;
+    ssize_t written;
 
-    *converted = false;
+    *converted = *cut = false;
     if (wrapper == NULL)
         return NULL;
-    bytes = g_byte_array_new();
-    mem = maildex__hold_gobject(tmp, g_mime_stream_mem_new_with_byte_array(bytes)); /* owns bytes */
-    filtered = mem ? maildex__hold_gobject(tmp, g_mime_stream_filter_new(mem)) : NULL;
+    b.bytes = maildex__hold(tmp, g_byte_array_new(), (void (*)(void *)) g_byte_array_unref);
+    sink = b.bytes ? maildex__hold_gobject(tmp, maildex__sink_new(keep_up_to_cap, &b)) : NULL;
+    filtered = sink ? maildex__hold_gobject(tmp, g_mime_stream_filter_new(sink)) : NULL;
     if (filtered == NULL)
         return NULL;
     charset = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
@@ -272,39 +317,95 @@ static GByteArray *decoded_content(void *tmp, GMimePart *part, bool trust_utf8, 
             *converted = true;
         }
     }
-    if (g_mime_data_wrapper_write_to_stream(wrapper, filtered) < 0)
+    written = g_mime_data_wrapper_write_to_stream(wrapper, filtered);
+    if (written >= 0)
+        g_mime_stream_flush(filtered);
+    if ((*cut = b.cut))
+        g_byte_array_set_size(b.bytes, (guint) without_cut_char(b.bytes->data, b.bytes->len));
+    else if (written < 0)
         return NULL;
-    g_mime_stream_flush(filtered);
+    return b.bytes;
+}
+
+/* Whether the bytes are valid UTF-8 (a NUL is not). */
+static bool valid_utf8(const GByteArray *bytes)
+{
+    return g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL);
+}
+
+/* A part not declared text is indexed only when its decoded bytes are UTF-8 text without NULs. */
+static bool sniffed_out(const GByteArray *bytes)
+{
+    return bytes->len == 0 || memchr(bytes->data, 0, bytes->len) != NULL || !valid_utf8(bytes);
+}
+
+/* The part's decoded text for the index, at most room bytes: the UTF-8 bytes, or, for a UTF-8 or
+ * ASCII part whose bytes are not valid, its bytes through iconv (which drops the invalid ones). NULL
+ * when there is none, or with sniff when they are not text. */
+static GByteArray *part_text_bytes(void *tmp, GMimePart *part, bool sniff, size_t room, bool *converted,
+                                   bool *cut)
+{
+    const char *charset = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
+    GByteArray *bytes = NULL;
+
+    /* An inline image: a look at its first bytes says it is no text, without decoding it all. */
+    if (sniff && charset == NULL && room > SNIFF_PROBE) {
+        bytes = decoded_content(tmp, part, true, SNIFF_PROBE, converted, cut);
+        if (bytes == NULL || sniffed_out(bytes))
+            return NULL;
+        if (*cut)
+            bytes = NULL;
+    }
+    if (bytes == NULL)
+        bytes = decoded_content(tmp, part, true, room, converted, cut);
+    if (bytes && !*converted && utf8_charset(charset) && !valid_utf8(bytes))
+        bytes = decoded_content(tmp, part, false, room, converted, cut); /* drop the invalid bytes as iconv does */
+    if (bytes == NULL || (sniff && sniffed_out(bytes)))
+        return NULL;
     return bytes;
 }
 
-/* Indexes a leaf part's text. notmuch indexes every leaf that is not an attachment, whatever its
- * type; with sniff (a part not declared text/...) we index it only when its decoded bytes are
- * UTF-8 text without NULs, which keeps what notmuch finds there (text mislabelled as
- * "application/octet-stream" or "BINARY") and leaves out the noise of decoded images. */
+/* A text part the limit left out, or cut: counted for the warning, and its file name recorded as an
+ * attachment's is, so attachment: still finds it. */
+static void text_left_out(struct walk *w, GMimePart *part)
+{
+    const char *filename = g_mime_part_get_filename(part);
+    char *name = filename ? maildex__valid_utf8_copy(w->local, filename) : NULL;
+
+    w->text_parts_left_out++;
+    if (name)
+        buf_add_item(&w->attachments, name, strlen(name), ' ');
+}
+
+/* Indexes a leaf part's text, as much of it as the body has room for (MAILDEX__BODY_TEXT_MAX).
+ * notmuch indexes every leaf that is not an attachment, whatever its type; with sniff (a part not
+ * declared text/...) we index it only when its decoded bytes are UTF-8 text without NULs, which keeps
+ * what notmuch finds there (text mislabelled as "application/octet-stream" or "BINARY") and leaves
+ * out the noise of decoded images. */
 static void add_part_text(struct walk *w, GMimePart *part, bool is_html, bool sniff)
 {
     void *tmp = talloc_new(w->local);
     struct buf text = {.ctx = tmp};
+    size_t used = w->body.len + (w->body.len > 0); /* the part break before this part */
+    size_t room = MAILDEX__BODY_TEXT_MAX > used ? MAILDEX__BODY_TEXT_MAX - used : 0;
     GByteArray *bytes;
     char *data, *recoded = NULL;
     size_t len;
-    bool converted;
+    bool converted, cut;
 
     if (tmp == NULL) {
         w->body.failed = true;
         return;
     }
-    bytes = decoded_content(tmp, part, true, &converted);
-    if (bytes && !converted &&
-        utf8_charset(g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset")) &&
-        !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL))
-        bytes = decoded_content(tmp, part, false, &converted); /* drop the invalid bytes as iconv does */
-    if (bytes == NULL)
+    if (room == 0) {
+        if (!sniff)
+            text_left_out(w, part);
         goto done;
-    if (sniff && (bytes->len == 0 || memchr(bytes->data, 0, bytes->len) != NULL ||
-                  !g_utf8_validate((const char *) bytes->data, (gssize) bytes->len, NULL)))
+    }
+    if ((bytes = part_text_bytes(tmp, part, sniff, room, &converted, &cut)) == NULL)
         goto done;
+    if (cut)
+        text_left_out(w, part);
     data = (char *) bytes->data;
     len = squeeze_nul_crlf(data, bytes->len);
     if (!converted && !g_utf8_validate(data, (gssize) len, NULL)) {
@@ -313,6 +414,11 @@ static void add_part_text(struct walk *w, GMimePart *part, bool is_html, bool sn
         if (recoded) {
             data = recoded;
             len = strlen(recoded);
+        }
+        if (len > room) { /* 8-bit text grows in UTF-8 */
+            len = without_cut_char((const guint8 *) data, room);
+            if (!cut)
+                text_left_out(w, part);
         }
     }
     if (is_html) {
@@ -510,11 +616,15 @@ bool maildex__message_walk(struct maildex__parsed_message *msg, void *local, GMi
     msg->body = buf_string(&w.body);
     msg->attachment_names = buf_string(&w.attachments);
     msg->mime_types = buf_string(&w.types);
+    if (w.text_parts_left_out > 0)
+        msg->warning = talloc_asprintf(msg, "text beyond its first %zu MiB not indexed (%d text part%s cut or "
+                                       "left out)", MAILDEX__BODY_TEXT_MAX >> 20, w.text_parts_left_out,
+                                       w.text_parts_left_out == 1 ? "" : "s");
     if (w.session_keys->len) {
         msg->session_keys = talloc_zero_array(msg, char *, w.session_keys->len + 1);
         for (guint i = 0; msg->session_keys && i < w.session_keys->len; i++)
             msg->session_keys[i] = w.session_keys->pdata[i];
     }
     return msg->body && msg->attachment_names && msg->mime_types &&
-           (w.session_keys->len == 0 || msg->session_keys);
+           (w.session_keys->len == 0 || msg->session_keys) && (w.text_parts_left_out == 0 || msg->warning);
 }

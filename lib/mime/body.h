@@ -51,9 +51,10 @@ void *maildex__hold(void *ctx, void *object, void (*release)(void *));
 void *maildex__hold_gobject(void *ctx, void *object);
 
 /* Opens path without blocking (a FIFO with no writer must not hang us) and checks it is a regular
- * file of acceptable size (*size); returns the descriptor, closed by a talloc destructor on ctx, or
- * NULL with *error (may be NULL) set on ctx: "cannot open: ...", "not a regular file", ... */
-int *maildex__open_regular(void *ctx, const char *path, size_t *size, char **error);
+ * file (of any size: nothing reads a file whole); returns the descriptor, closed by a talloc
+ * destructor on ctx, or NULL with *error (may be NULL) set on ctx: "cannot open: ...", "not a
+ * regular file", ... */
+int *maildex__open_regular(void *ctx, const char *path, char **error);
 
 /* A copy of s under ctx without the bytes that are not part of valid UTF-8 (and without NULs); NULL
  * when s is NULL or out of memory. */

@@ -65,8 +65,7 @@ static GMimeMessage *as_indexed(void *ctx, int fd, GMimeMessage *message)
 
 GMimeMessage *maildex__show_open(void *ctx, const char *path, GMimeMessage **indexed, int *rc, char **error)
 {
-    size_t size;
-    int *fd = maildex__open_regular(ctx, path, &size, error);
+    int *fd = maildex__open_regular(ctx, path, error);
     GMimeMessage *message;
 
     *rc = MAILDEX__PARSE_ERROR;

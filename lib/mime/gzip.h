@@ -13,11 +13,6 @@
 /* Whether the first n bytes at p begin a gzip stream (n may be less than 2: then not). */
 bool maildex__is_gzip(const char *p, size_t n);
 
-/* data itself when it is not gzip-compressed; otherwise its decompressed bytes, NUL-terminated, on ctx
- * (at most MAILDEX__MESSAGE_MAX_SIZE of them: a larger output is cut there, as a file that large is
- * refused). *out_len is set either way. NULL only when out of memory. */
-const char *maildex__gunzip(void *ctx, const char *data, size_t len, size_t *out_len);
-
 /* notmuch's g_mime_stream_gzfile_new: file (a seekable stream the caller holds, at its start) itself,
  * or a stream that decompresses it, held by ctx. NULL when file cannot be read or reset. */
 GMimeStream *maildex__gzip_stream(void *ctx, GMimeStream *file);

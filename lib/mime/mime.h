@@ -18,11 +18,15 @@
 /* The version of what crosses the module boundary: this table and struct maildex__parsed_message.
  * Bump it whenever either changes meaning; their sizes are checked as well, which catches a change
  * that forgot the bump. */
-#define MAILDEX__MIME_ABI 6 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
+#define MAILDEX__MIME_ABI 9 /* 2: the parsed message's senders and recipients (address); 3: show's entries;
                               4: show's crypto (parts options verify/decrypt, parts' signatures);
                               5: user-defined fields (parse's user_fields, the message's user_text);
                               6: index-time crypto (parse options, session keys in and out), the
-                                 user fields moved into the parse options */
+                                 user fields moved into the parse options;
+                              7: the parsed message's warning (text left out at the limit);
+                              8: show_part_write (a part in pieces) replaces show_part_bytes;
+                              9: show_headers_file (every header of the file at once, for a libnotmuch
+                                 client that reads several of one message: one parse, not one each) */
 
 struct maildex__mime_ops {
     /* These three first, in this order, in every version: the loader reads them before anything else. */
@@ -35,18 +39,20 @@ struct maildex__mime_ops {
     int (*parse_buffer)(void *ctx, const char *data, size_t len, const struct maildex__parse_options *opts,
                         struct maildex__parsed_message **out, char **error);
     /* show and reply (cli/cmd-show.c, cli/cmd-reply.c; lib/mime/show.h says what each returns): a
-     * file's parts, the bytes of one part, a reply to it, and its References ids (read/thread-tree.c).
+     * file's parts, the bytes of one part (written in pieces), a reply to it, and its References ids (read/thread-tree.c).
      * Only plain talloc structs (tree.h) come back. session_keys: the message's stored
      * "session-key" properties, NULL-terminated, or NULL. */
     int (*show_file)(void *ctx, const char *path, const maildex_parts_options_t *opts,
                      const char *const *session_keys, struct maildex_part **out, char **error);
-    int (*show_part_bytes)(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
-                           const char *const *session_keys, char **data, size_t *len, char **error);
+    int (*show_part_write)(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                           const char *const *session_keys, maildex_write_fn *write, void *data, bool *found,
+                           char **error);
     int (*show_reply_file)(void *ctx, const char *path, const char *message_id,
                            const maildex_reply_options_t *opts, const char *const *session_keys,
                            struct maildex_reply **out, char **error);
     int (*show_references_file)(void *ctx, const char *path, const char *message_id, char ***out,
                                 char **error);
+    int (*show_headers_file)(void *ctx, const char *path, char ***out, char **error);
 };
 
 /* The table of the parser as built with this header (linked.c and the module's maildex_mime_ops). */
@@ -55,9 +61,10 @@ struct maildex__mime_ops {
         .abi = MAILDEX__MIME_ABI, .ops_size = sizeof(struct maildex__mime_ops),                    \
         .message_size = sizeof(struct maildex__parsed_message), .init = maildex__message_parse_init, \
         .parse_file = maildex__message_parse_file, .parse_buffer = maildex__message_parse_buffer,  \
-        .show_file = maildex__show_file, .show_part_bytes = maildex__show_part_bytes,              \
+        .show_file = maildex__show_file, .show_part_write = maildex__show_part_write,              \
         .show_reply_file = maildex__show_reply_file,                                              \
         .show_references_file = maildex__show_references_file,                                    \
+        .show_headers_file = maildex__show_headers_file,                                          \
     }
 
 /* Sets *ops to the parser, loading and initialising it on first use (once per process, whichever

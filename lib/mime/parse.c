@@ -14,6 +14,7 @@
 #include "message-id.h"
 #include "sqlext/tokenizer.h"
 #include "gzip.h"
+#include "line-ends.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,76 +118,6 @@ static int64_t parse_date(const char *date)
     return seconds < 0 ? 0 : seconds;
 }
 
-/* ---- line endings ---------------------------------------------------------------------------- */
-
-/* gmime 3 splits lines on LF (a CR before it is dropped), so in a file whose lines end in a bare CR
- * (old Mac tools, a CR-only or mixed export) the header lines run together, and in one whose lines
- * end in CR CR LF (a CRLF file converted once more) the line "\r" before the body is not empty and
- * the body is read as headers. Such files get their line ends rewritten before gmime sees them; the
- * file itself is never touched, and an ordinary file costs one pass over its header section. */
-
-/* Does the bare CR at p[i] end a header line? It does when a line can start after it: a CR (CR CR
- * LF, or the empty line of a CR-only file), a blank (a folded line), a field name and its colon, or
- * the end of the data. Otherwise it is a stray byte inside a value ("Subject: a\rb"), which gmime
- * drops, as it always has. */
-static bool cr_ends_line(const char *p, size_t n, size_t i)
-{
-    size_t j = i + 1;
-
-    if (j == n || p[j] == '\r' || p[j] == ' ' || p[j] == '\t')
-        return true;
-    while (j < n && p[j] > ' ' && p[j] < 0x7f && p[j] != ':')
-        j++;
-    return j > i + 1 && j < n && p[j] == ':';
-}
-
-/* Does the header section (up to the first empty LF or CRLF line) end a line with a bare CR or with
- * CR CR LF? */
-static bool needs_unix_line_ends(const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n') && cr_ends_line(p, n, i))
-            return true;
-        if (p[i] == '\n') {
-            size_t j = i + 1 < n && p[i + 1] == '\r' ? i + 2 : i + 1;
-            if (j < n && p[j] == '\n')
-                return false;
-        }
-    }
-    return false;
-}
-
-/* A copy of p[0..n) under ctx with every line end written as LF: LF, CRLF and CR CR LF (any run of
- * CRs before an LF) are one line end, and each CR of a run not followed by LF is one. */
-static char *unix_line_ends(void *ctx, const char *p, size_t n, size_t *len)
-{
-    char *out = talloc_size(ctx, n + 1);
-    size_t o = 0;
-
-    if (out == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        if (p[i] != '\r') {
-            out[o++] = p[i];
-            continue;
-        }
-        while (j < n && p[j] == '\r')
-            j++;
-        if (j < n && p[j] == '\n') {
-            out[o++] = '\n';
-        } else {
-            memset(out + o, '\n', j - i);
-            o += j - i;
-            j--;
-        }
-        i = j;
-    }
-    out[o] = '\0';
-    *len = o;
-    return out;
-}
-
 /* ---- putting it together -------------------------------------------------------------------- */
 
 static gpointer init_once(gpointer unused)
@@ -209,17 +140,35 @@ static void set_error(void *ctx, char **error, const char *message)
         *error = talloc_strdup(ctx, message);
 }
 
-/* Parses data with gmime; NULL when gmime finds no message, or when the file is an mbox holding
- * more than one (notmuch accepts a single-message mbox only). The objects are held by local. */
-static GMimeMessage *construct_message(void *local, const char *data, size_t len, const char **why)
+/* Reads up to n bytes from the stream's start into buf and resets it; the number read. */
+static size_t read_head(GMimeStream *stream, char *buf, size_t n)
 {
-    bool is_mbox = len >= 5 && memcmp(data, "From ", 5) == 0;
-    GMimeStream *stream = maildex__hold_gobject(local, g_mime_stream_mem_new_with_buffer(data, len));
-    GMimeParser *parser =
-        stream ? maildex__hold_gobject(local, g_mime_parser_new_with_stream(stream)) : NULL;
+    size_t got = 0;
+    ssize_t r;
+
+    while (got < n && (r = g_mime_stream_read(stream, buf + got, n - got)) > 0)
+        got += (size_t) r;
+    g_mime_stream_reset(stream);
+    return got;
+}
+
+/* Parses text (a seekable stream at its start, held by local) with gmime, through the line-end repair
+ * when it needs it (line-ends.h); NULL when gmime finds no message, or when the file is an mbox
+ * holding more than one (notmuch accepts a single-message mbox only). Over text itself, gmime keeps
+ * each part as a window on the stream and reads it only when asked, so nothing is copied; through the
+ * repair it holds the parts in memory. The objects are held by local. */
+static GMimeMessage *construct_message(void *local, GMimeStream *text, const char **why)
+{
+    char head[5];
+    bool is_mbox = read_head(text, head, sizeof head) == sizeof head && memcmp(head, "From ", 5) == 0;
+    GMimeStream *stream = text;
+    GMimeParser *parser;
     GMimeMessage *message;
 
     *why = "not a mail file: no message found";
+    if (maildex__line_ends_need_repair(text))
+        stream = maildex__hold_gobject(local, maildex__line_ends_stream_new(text));
+    parser = stream ? maildex__hold_gobject(local, g_mime_parser_new_with_stream(stream)) : NULL;
     if (parser == NULL)
         return NULL;
     g_mime_parser_set_format(parser, is_mbox ? GMIME_FORMAT_MBOX : GMIME_FORMAT_MESSAGE);
@@ -232,8 +181,25 @@ static GMimeMessage *construct_message(void *local, const char *data, size_t len
     return message;
 }
 
-static bool set_message_id(struct maildex__parsed_message *msg, const char *header,
-                           const char *data, size_t len)
+/* The sha1 notmuch makes the id of a message without one: over the file's bytes as they are on disk
+ * (compressed ones included), read from the stream raw in pieces. g_free it. */
+static char *sha1_of(GMimeStream *raw)
+{
+    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA1);
+    char buf[16384];
+    ssize_t n;
+    char *hex;
+
+    g_mime_stream_reset(raw);
+    while ((n = g_mime_stream_read(raw, buf, sizeof buf)) > 0)
+        g_checksum_update(sum, (const guchar *) buf, (gssize) n);
+    g_mime_stream_reset(raw);
+    hex = g_strdup(g_checksum_get_string(sum));
+    g_checksum_free(sum);
+    return hex;
+}
+
+static bool set_message_id(struct maildex__parsed_message *msg, const char *header, GMimeStream *raw)
 {
     if (!empty(header)) {
         const char *next;
@@ -243,7 +209,7 @@ static bool set_message_id(struct maildex__parsed_message *msg, const char *head
             msg->message_id = talloc_strdup(msg, header);
     }
     if (msg->message_id == NULL) {
-        char *sha1 = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *) data, len);
+        char *sha1 = sha1_of(raw);
         msg->message_id = talloc_asprintf(msg, "notmuch-sha1-%s", sha1);
         g_free(sha1);
     }
@@ -304,8 +270,8 @@ static bool set_headers(struct maildex__parsed_message *msg, GMimeObject *obj)
 }
 
 /* Fills every field of msg; false only when out of memory. */
-static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message,
-                 const char *data, size_t len, const struct maildex__parse_options *opts)
+static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage *message, GMimeStream *raw,
+                 const struct maildex__parse_options *opts)
 {
     GMimeObject *obj = message ? GMIME_OBJECT(message) : NULL;
     char *id_header = obj ? get_header(local, obj, "Message-ID") : NULL;
@@ -313,7 +279,7 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
     char *in_reply_to = obj ? get_header(local, obj, "In-Reply-To") : NULL;
 
     if (!set_headers(msg, obj) || !set_user_text(msg, obj, opts ? opts->user_fields : NULL) ||
-        !set_message_id(msg, id_header, data, len) ||
+        !set_message_id(msg, id_header, raw) ||
         !maildex__references_parse(msg, msg->message_id, references, in_reply_to,
                                    &msg->references, &msg->parent_id))
         return false;
@@ -325,36 +291,44 @@ static bool fill(struct maildex__parsed_message *msg, void *local, GMimeMessage 
     return msg->body && msg->attachment_names && msg->mime_types;
 }
 
-int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
-                                  const struct maildex__parse_options *opts,
-                                  struct maildex__parsed_message **out, char **error)
+/* The text gmime parses: raw itself, or for a gzip-compressed file its decompressed bytes in memory,
+ * cut at MAILDEX__GZIP_MAX_SIZE (what came out of a damaged stream is kept, as notmuch keeps it); held
+ * by local. NULL when out of memory. */
+static GMimeStream *text_of(void *local, GMimeStream *raw)
+{
+    char head[2], buf[16384];
+    GMimeStream *unzip, *text;
+    GByteArray *bytes;
+    ssize_t n;
+
+    if (!maildex__is_gzip(head, read_head(raw, head, sizeof head)))
+        return raw;
+    unzip = maildex__gzip_stream(local, raw);
+    text = unzip ? maildex__hold_gobject(local, g_mime_stream_mem_new()) : NULL;
+    if (text == NULL)
+        return NULL;
+    bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(text));
+    while (bytes->len < MAILDEX__GZIP_MAX_SIZE && (n = g_mime_stream_read(unzip, buf, sizeof buf)) > 0)
+        g_byte_array_append(bytes, (const guint8 *) buf,
+                            (guint) MIN((size_t) n, MAILDEX__GZIP_MAX_SIZE - bytes->len));
+    g_mime_stream_reset(raw);
+    return text;
+}
+
+/* Parses the mail in raw (a seekable stream at its start, which the caller holds). */
+static int parse_stream(void *ctx, GMimeStream *raw, const struct maildex__parse_options *opts,
+                        struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
-    struct maildex__parsed_message *msg;
+    struct maildex__parsed_message *msg = local ? talloc_zero(local, struct maildex__parsed_message) : NULL;
+    GMimeStream *text = msg ? text_of(local, raw) : NULL;
     GMimeMessage *message;
-    const char *why = NULL, *text;
-    size_t text_len;
+    const char *why = NULL;
     int rc = MAILDEX__PARSE_ERROR;
 
-    *out = NULL;
-    if (error)
-        *error = NULL;
     maildex__message_parse_init();
-    msg = local ? talloc_zero(local, struct maildex__parsed_message) : NULL;
-    if (msg == NULL) {
-        set_error(ctx, error, "out of memory");
-        goto done;
-    }
-    if (data == NULL) {
-        data = "";
-        len = 0;
-    }
-    text = maildex__gunzip(local, data, len, &text_len);
-    if (text && needs_unix_line_ends(text, text_len))
-        text = unix_line_ends(local, text, text_len, &text_len);
-    message = text ? construct_message(local, text, text_len, &why) : NULL;
-    /* The fallback id is the sha1 of the file as it is on disk, as notmuch's. */
-    if (text == NULL || !fill(msg, local, message, data, len, opts)) {
+    message = text ? construct_message(local, text, &why) : NULL;
+    if (text == NULL || !fill(msg, local, message, raw, opts)) {
         set_error(ctx, error, "out of memory");
         goto done;
     }
@@ -369,13 +343,30 @@ done:
     return rc;
 }
 
+int maildex__message_parse_buffer(void *ctx, const char *data, size_t len,
+                                  const struct maildex__parse_options *opts,
+                                  struct maildex__parsed_message **out, char **error)
+{
+    GMimeStream *raw;
+    int rc;
+
+    *out = NULL;
+    if (error)
+        *error = NULL;
+    maildex__message_parse_init();
+    raw = g_mime_stream_mem_new_with_buffer(data ? data : "", data ? len : 0);
+    rc = parse_stream(ctx, raw, opts, out, error);
+    g_object_unref(raw);
+    return rc;
+}
+
 static int close_fd(int *fd)
 {
     close(*fd);
     return 0;
 }
 
-int *maildex__open_regular(void *ctx, const char *path, size_t *size, char **error)
+int *maildex__open_regular(void *ctx, const char *path, char **error)
 {
     int *fd = talloc(ctx, int);
     struct stat st;
@@ -400,78 +391,34 @@ int *maildex__open_regular(void *ctx, const char *path, size_t *size, char **err
         set_error(ctx, error, "not a regular file");
         return NULL;
     }
-    if ((uintmax_t) st.st_size > MAILDEX__MESSAGE_MAX_SIZE) {
-        set_error(ctx, error, "file too large");
-        return NULL;
-    }
-    *size = (size_t) st.st_size;
     return fd;
 }
 
-/* Reads the whole regular file at path into a talloc buffer under ctx, to EOF even if the file
- * grew after fstat (up to the size limit). */
-static char *read_whole_file(void *ctx, const char *path, size_t *len_out, char **error)
-{
-    size_t size = 0, cap, len = 0;
-    int *fd = maildex__open_regular(ctx, path, &size, error);
-    char *data;
-
-    if (fd == NULL)
-        return NULL;
-    cap = size + 1;
-    data = talloc_size(ctx, cap);
-    while (data != NULL) {
-        ssize_t n;
-        if (len + 1 == cap) {
-            char *grown = cap > MAILDEX__MESSAGE_MAX_SIZE ? NULL
-                                                          : talloc_realloc_size(ctx, data, cap * 2);
-            if (grown == NULL) {
-                set_error(ctx, error, "file too large");
-                return NULL;
-            }
-            data = grown;
-            cap *= 2;
-        }
-        n = read(*fd, data + len, cap - len - 1);
-        if (n == 0)
-            break;
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            if (error)
-                *error = talloc_asprintf(ctx, "cannot read: %s", g_strerror(errno));
-            return NULL;
-        }
-        len += (size_t) n;
-    }
-    if (data == NULL)
-        set_error(ctx, error, "out of memory");
-    *len_out = len;
-    return data;
-}
-
+/* The file is never read whole: gmime parses it from a stream over its own descriptor (see
+ * construct_message). */
 int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,
                                 struct maildex__parsed_message **out, char **error)
 {
     void *local = talloc_new(ctx);
-    char *local_error = NULL, *data;
-    size_t len = 0;
+    char *local_error = NULL;
+    int *fd = local ? maildex__open_regular(local, path, &local_error) : NULL;
+    int own = fd ? fcntl(*fd, F_DUPFD_CLOEXEC, 0) : -1;
+    GMimeStream *raw;
     int rc = MAILDEX__PARSE_ERROR;
 
     *out = NULL;
     if (error)
         *error = NULL;
-    if (local == NULL) {
-        set_error(ctx, error, "out of memory");
-        goto done;
-    }
-    data = read_whole_file(local, path, &len, &local_error);
-    if (data == NULL) {
+    if (fd == NULL || own < 0) {
         if (error)
-            *error = talloc_steal(ctx, local_error);
+            *error = local_error ? talloc_steal(ctx, local_error)
+                                 : talloc_asprintf(ctx, "cannot open: %s", g_strerror(errno));
         goto done;
     }
-    rc = maildex__message_parse_buffer(ctx, data, len, opts, out, error);
+    maildex__message_parse_init();
+    raw = g_mime_stream_fs_new(own); /* owns own */
+    rc = parse_stream(ctx, raw, opts, out, error);
+    g_object_unref(raw);
 done:
     talloc_free(local);
     return rc;

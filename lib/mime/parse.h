@@ -18,10 +18,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. */
-#define MAILDEX__MESSAGE_MAX_DEPTH 64
-/* Files larger than this are refused rather than read whole. */
-#define MAILDEX__MESSAGE_MAX_SIZE ((size_t) 1 << 30)
+/* MIME levels (multipart or message/rfc822) descended into; parts below are not indexed. gmime 3.2's
+ * parser builds no more than 1024 nested levels (what is deeper stays one opaque part), so this bounds
+ * the walk's recursion without ever stopping before gmime does, as notmuch (which has no bound of its
+ * own) indexes: a 1024-level message's text is indexed (T056, doc/reliability.md). */
+#define MAILDEX__MESSAGE_MAX_DEPTH 1024
+/* Body text indexed per message: text parts are decoded (transfer encoding, charset) only until the
+ * body holds this many bytes, so a message's text costs at most a few times this much memory however
+ * large its file; the text beyond it is not indexed, its parts' file names are (as attachments'
+ * are), and parse says so (warning). notmuch indexes all text (doc/notmuch-differences.md). */
+#define MAILDEX__BODY_TEXT_MAX ((size_t) 8 << 20)
+/* A gzip-compressed file is decompressed in memory (gmime cannot seek in a decompressing stream):
+ * what comes out beyond this is not parsed. */
+#define MAILDEX__GZIP_MAX_SIZE ((size_t) 256 << 20)
 
 struct maildex__parsed_message {
     /* All strings are UTF-8 talloc children of the struct, never NULL unless noted. */
@@ -39,9 +48,10 @@ struct maildex__parsed_message {
     char *from_name;        /* notmuch's author: first From display name, else its address */
     char *body;             /* text of every non-attachment text/... leaf: UTF-8, CRLF -> LF, NULs
                                dropped, HTML reduced to text, uuencoded blocks dropped, parts
-                               joined with MAILDEX_FTS_PART_BREAK */
-    char *attachment_names; /* filenames of Content-Disposition: attachment parts, space
-                               separated */
+                               joined with MAILDEX_FTS_PART_BREAK; at most about
+                               MAILDEX__BODY_TEXT_MAX bytes */
+    char *attachment_names; /* filenames of Content-Disposition: attachment parts, and of text
+                               parts whose text was not indexed (the limit), space separated */
     char *mime_types;       /* lower-case type/subtype of every part, space separated */
     bool has_attachment;    /* some part has Content-Disposition: attachment */
     bool is_signed;         /* a multipart/signed part (notmuch's "signed" tag) */
@@ -67,6 +77,9 @@ struct maildex__parsed_message {
     char **session_keys;
     char *subject_protected;
     bool repaired_mixedup, repaired_legacy_display;
+    /* What of the message was not indexed, for the indexer to warn about ("text beyond its first 8
+     * MiB not indexed (2 text parts cut or left out)"), or NULL. */
+    char *warning;
 };
 
 #define MAILDEX__DECRYPTION_SUCCESS 1u
@@ -97,8 +110,11 @@ enum {
 void maildex__message_parse_init(void);
 
 /* Parses the mail file at `path` (with opts, which may be NULL). Symlinks are followed; anything but
- * a regular file (a FIFO, a device, a directory) is refused at once without blocking. A
- * gzip-compressed file (notmuch's `.gz` mail: it starts with gzip's magic bytes) is read
+ * a regular file (a FIFO, a device, a directory) is refused at once without blocking, and a file of
+ * any size is taken: it is never read whole, gmime parses it from the file and reads a part's bytes
+ * only when its content is decoded, and text parts are decoded only up to MAILDEX__BODY_TEXT_MAX (a
+ * file that needs the line-end repair of line-ends.h, or a gzip-compressed one, is parsed from
+ * memory). A gzip-compressed file (notmuch's `.gz` mail: it starts with gzip's magic bytes) is read
  * decompressed. Returns one of the values above; the result and the error string are talloc'd under
  * `ctx`. `error` may be NULL. */
 int maildex__message_parse_file(void *ctx, const char *path, const struct maildex__parse_options *opts,

@@ -2,11 +2,12 @@
 /* The part walker of the read path (see show.h): a message gmime has parsed becomes a tree of plain
  * parts numbered as notmuch 0.37 numbers them (mime-node.c: depth first, the message 0, an attached
  * message and the root part of its message one number each), with what notmuch-show.c prints of each
- * part. The module's show_file, part_bytes and references_file entry points are here too. A part is
+ * part. The module's show_file, part_write and references_file entry points are here too. A part is
  * shown as far as gmime parsed it; nothing here may crash on a part notmuch crashes on (an empty
  * message/rfc822 part), hold a gmime object past its return, or recurse without a bound. */
 #include "show.h"
 #include "message-id.h"
+#include "sink.h"
 
 #include <string.h>
 
@@ -329,12 +330,11 @@ int maildex__show_file(void *ctx, const char *path, const maildex_parts_options_
 
 /* notmuch-show.c format_part_raw below the message: a leaf's content decoded from its transfer
  * encoding, any other part written by gmime (an attached message without the enclosing part's
- * headers). */
-static bool part_bytes(void *ctx, GMimeObject *part, char **data, size_t *len)
+ * headers), each through a filter stream with no filter, as notmuch's. Into sink as gmime makes it,
+ * never held whole. */
+static void write_part(GMimeObject *part, GMimeStream *sink)
 {
-    GMimeStream *memory = g_mime_stream_mem_new();
-    GMimeStream *filtered = g_mime_stream_filter_new(memory);
-    GByteArray *bytes;
+    GMimeStream *filtered = g_mime_stream_filter_new(sink);
 
     if (GMIME_IS_PART(part)) {
         GMimeDataWrapper *wrapper = g_mime_part_get_content(GMIME_PART(part));
@@ -343,21 +343,13 @@ static bool part_bytes(void *ctx, GMimeObject *part, char **data, size_t *len)
     } else if (part) {
         g_mime_object_write_to_stream(part, NULL, filtered);
     }
+    g_mime_stream_flush(filtered);
     g_object_unref(filtered);
-    bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(memory));
-    *len = bytes->len;
-    *data = talloc_size(ctx, bytes->len + 1);
-    if (*data) {
-        if (bytes->len > 0) /* an empty GByteArray has no data pointer */
-            memcpy(*data, bytes->data, bytes->len);
-        (*data)[bytes->len] = '\0';
-    }
-    g_object_unref(memory);
-    return *data != NULL;
 }
 
-int maildex__show_part_bytes(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
-                             const char *const *session_keys, char **data, size_t *len, char **error)
+int maildex__show_part_write(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                             const char *const *session_keys, maildex_write_fn *write, void *data, bool *found,
+                             char **error)
 {
     maildex_parts_options_t opts = MAILDEX_PARTS_OPTIONS_INIT;
     void *local = talloc_new(NULL);
@@ -365,17 +357,21 @@ int maildex__show_part_bytes(void *ctx, const char *path, int id, maildex_decryp
     GMimeMessage *indexed;
     GMimeMessage *message = local ? maildex__show_open(local, path, &indexed, &rc, error) : NULL;
     struct walk w = {.local = local, .opts = &opts, .session_keys = session_keys, .descend = true, .decode = false};
+    GMimeStream *sink;
 
-    *data = NULL;
-    *len = 0;
+    *found = false;
     opts.decrypt = decrypt;
     if (message) {
         w.objects = g_ptr_array_new();
-        if (walk_root(&w, local, message, indexed) == NULL ||
-            (id >= 0 && (guint) id < w.objects->len && !part_bytes(ctx, w.objects->pdata[id], data, len))) {
+        if (walk_root(&w, local, message, indexed) == NULL) {
             rc = MAILDEX__PARSE_ERROR;
             if (error)
                 *error = talloc_strdup(local, "out of memory");
+        } else if (id >= 0 && (guint) id < w.objects->len) {
+            *found = true;
+            sink = maildex__sink_new(write, data);
+            write_part(w.objects->pdata[id], sink);
+            g_object_unref(sink);
         }
         g_ptr_array_free(w.objects, TRUE);
     }

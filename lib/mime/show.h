@@ -14,9 +14,11 @@
 #include <gmime/gmime.h>
 #include <talloc.h>
 
-/* Parts nested deeper than this (multiparts and attached messages) are shown without their content:
- * notmuch recurses without a bound. */
-#define MAILDEX__SHOW_MAX_DEPTH 256
+/* Parts nested deeper than this (multiparts and attached messages) are shown without their content.
+ * notmuch recurses without a bound of its own, but gmime parses no deeper than 1024 levels, so at this
+ * bound both show the same parts; it bounds the recursion here and in the printers. The message is
+ * level 0 here, its root part level 1: hence one more. */
+#define MAILDEX__SHOW_MAX_DEPTH 1025
 
 /* ---- what the module's read path shares ---- */
 

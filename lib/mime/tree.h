@@ -57,10 +57,12 @@ struct maildex_reply {
  * go under ctx. */
 int maildex__show_file(void *ctx, const char *path, const maildex_parts_options_t *opts,
                        const char *const *session_keys, struct maildex_part **out, char **error);
-/* *data is NULL (and PARSE_OK returned) when there is no part id; parts are numbered as show_file numbers
- * them when it decrypts as decrypt says. */
-int maildex__show_part_bytes(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
-                             const char *const *session_keys, char **data, size_t *len, char **error);
+/* Writes part id's bytes (maildex_message_part_write's) to write(data, ...) in pieces as gmime
+ * decodes them; *found is false (and PARSE_OK returned) when there is no part id. Parts are numbered
+ * as show_file numbers them when it decrypts as decrypt says. */
+int maildex__show_part_write(void *ctx, const char *path, int id, maildex_decrypt_t decrypt,
+                             const char *const *session_keys, maildex_write_fn *write, void *data, bool *found,
+                             char **error);
 /* message_id is the message's id as the database has it (In-Reply-To and References name it). */
 int maildex__show_reply_file(void *ctx, const char *path, const char *message_id,
                              const maildex_reply_options_t *opts, const char *const *session_keys,
@@ -69,5 +71,9 @@ int maildex__show_reply_file(void *ctx, const char *path, const char *message_id
  * reference terms are, NULL-terminated. */
 int maildex__show_references_file(void *ctx, const char *path, const char *message_id, char ***out,
                                   char **error);
+/* *out: every header of the file as notmuch_message_get_header reads one (decoded; the first of a name,
+ * but every Received and Delivered-To joined by spaces), as pairs name, value, ..., NULL (each name
+ * once, in the file's order and spelling), under ctx. */
+int maildex__show_headers_file(void *ctx, const char *path, char ***out, char **error);
 
 #endif

@@ -249,32 +249,34 @@ maildex_message_t *const *maildex_message_replies(const maildex_message_t *m)
  * ids as decimal strings and counts messages in them too, which maildex does not copy (ids 9 and 10
  * are in the other order there). The first file is the one show reads and reindex takes the headers
  * from (FILE_FIRST_OF_MESSAGE, the same order). */
-static const char files_sql[] = "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "
-                                "f.directory WHERE f.message = ?1 ORDER BY f.directory, f.name";
-static const char tags_sql[] = "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "
-                               "WHERE mt.message = ?1 ORDER BY t.name";
-
-/* Runs *stmt (prepared from sql on the statements' owner the first time) with ?1 = m's key and
- * collects column 0, or columns 0 and 1 joined as a path under the mail root, into a list on m. */
-static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, const char *sql,
+/* Runs the statement id with ?1 = m's key and collects column 0, or columns 0 and 1 joined as a
+ * path under the mail root, into a list on m. A query's or a thread's messages share statements
+ * prepared from id's text on their owner (*stmt, prepared the first time); a found message (no
+ * holder) takes the handle's cached one, so that finding one message after another prepares
+ * nothing. */
+static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, maildex__stmt_id_t id,
                                     bool paths, const char ***out)
 {
     maildex_db_t *db = m->q->db;
     void *local = talloc_new(m);
     const char **list = talloc_array(local, const char *, 1);
+    sqlite3_stmt *run = stmt ? *stmt : NULL;
     size_t n = 0;
     maildex_status_t st = MAILDEX_STATUS_OK;
     int rc;
 
     *out = NULL;
-    if (*stmt == NULL)
-        st = maildex__search_prepare(m->stmts->owner, db, sql, NULL, stmt);
+    if (stmt == NULL)
+        st = maildex__stmt(db, id, &run);
+    else if (run == NULL && (st = maildex__search_prepare(m->stmts->owner, db, maildex__stmt_sql(id), NULL,
+                                                          stmt)) == MAILDEX_STATUS_OK)
+        run = *stmt;
     if (st != MAILDEX_STATUS_OK)
         goto done;
-    sqlite3_reset(*stmt);
-    sqlite3_bind_int64(*stmt, 1, m->key);
-    while ((rc = sqlite3_step(*stmt)) == SQLITE_ROW) {
-        const char *a = (const char *) sqlite3_column_text(*stmt, 0);
+    sqlite3_reset(run);
+    sqlite3_bind_int64(run, 1, m->key);
+    while ((rc = sqlite3_step(run)) == SQLITE_ROW) {
+        const char *a = (const char *) sqlite3_column_text(run, 0);
         const char **grown = talloc_realloc(local, list, const char *, n + 2);
         if (grown == NULL) {
             st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
@@ -282,21 +284,21 @@ static maildex_status_t string_list(maildex_message_t *m, sqlite3_stmt **stmt, c
         }
         list = grown;
         if (paths) {
-            const char *name = (const char *) sqlite3_column_text(*stmt, 1);
+            const char *name = (const char *) sqlite3_column_text(run, 1);
             list[n++] = maildex__path_join(m, maildex_db_mail_root(db), a ? a : "", name);
         } else {
             list[n++] = talloc_strdup(m, a ? a : "");
         }
     }
     if (rc != SQLITE_DONE) {
-        st = maildex__search_step_error(db, *stmt);
+        st = maildex__search_step_error(db, run);
         goto done;
     }
     list[n] = NULL;
     *out = talloc_steal(m, list);
 done:
-    if (*stmt)
-        sqlite3_reset(*stmt);
+    if (run)
+        sqlite3_reset(run);
     talloc_free(local);
     return st;
 }
@@ -306,7 +308,7 @@ maildex_status_t maildex_message_files(maildex_message_t *m, const char *const *
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->files == NULL)
-        st = string_list(m, &m->stmts->files, files_sql, true, &m->files);
+        st = string_list(m, m->stmts ? &m->stmts->files : NULL, MAILDEX__STMT_MESSAGE_FILES, true, &m->files);
     *out = m->files;
     return st;
 }
@@ -316,7 +318,7 @@ maildex_status_t maildex_message_tags(maildex_message_t *m, const char *const **
     maildex_status_t st = MAILDEX_STATUS_OK;
 
     if (m->tags == NULL)
-        st = string_list(m, &m->stmts->tags, tags_sql, false, &m->tags);
+        st = string_list(m, m->stmts ? &m->stmts->tags : NULL, MAILDEX__STMT_MESSAGE_TAGS, false, &m->tags);
     *out = m->tags;
     return st;
 }

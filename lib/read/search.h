@@ -40,8 +40,10 @@ struct maildex_message {
     uint64_t thread;
     int64_t date;
     bool matched, excluded;
+    bool ghost; /* maildex_db_find_message's message of a Message-ID only References name */
     const char **files, **tags;
     maildex_pair_t *properties;
+    char **headers; /* its first readable file's headers, pairs name, value (maildex_message_header) */
     /* A thread's message (maildex_thread_toplevel_messages): the parent chosen when it was indexed
      * (NULL for none), its replies and its depth below the message it hangs from (thread-tree.c). */
     const char *parent;

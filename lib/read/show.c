@@ -134,44 +134,95 @@ maildex_status_t maildex_message_parts(maildex_message_t *m, int duplicate, cons
     return st;
 }
 
-struct bytes_call {
+struct write_call {
     const struct maildex__mime_ops *ops;
     int id;
     maildex_decrypt_t decrypt;
     const char **session_keys;
-    char *data;
-    size_t len;
+    maildex_write_fn *write;
+    void *data;
+    bool found, stopped;
 };
 
-static int open_bytes(void *ctx, const char *path, void *data, char **error)
+/* The caller's write, remembering that it asked to stop. */
+static int write_piece(void *data, const char *bytes, size_t len)
 {
-    struct bytes_call *c = data;
+    struct write_call *c = data;
 
-    talloc_free(c->data);
-    return c->ops->show_part_bytes(ctx, path, c->id, c->decrypt, c->session_keys, &c->data, &c->len, error);
+    if (c->write(c->data, bytes, len) != 0)
+        c->stopped = true;
+    return c->stopped;
+}
+
+static int open_write(void *ctx, const char *path, void *data, char **error)
+{
+    struct write_call *c = data;
+
+    return c->ops->show_part_write(ctx, path, c->id, c->decrypt, c->session_keys, write_piece, c, &c->found, error);
+}
+
+maildex_status_t maildex_message_part_write(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
+                                            maildex_write_fn *write, void *data)
+{
+    struct write_call c = {.id = id, .decrypt = decrypt, .write = write, .data = data};
+    maildex_status_t st = maildex__mime(m->q->db, &c.ops);
+
+    if (st == MAILDEX_STATUS_OK)
+        st = session_keys(m, decrypt, &c.session_keys);
+    if (st == MAILDEX_STATUS_OK)
+        st = with_file(m, duplicate, open_write, &c);
+    talloc_free(c.session_keys);
+    if (st == MAILDEX_STATUS_OK && !c.found)
+        st = maildex__error(m->q->db, MAILDEX_STATUS_NOT_FOUND, "message id:%s has no part %d", m->message_id, id);
+    if (st == MAILDEX_STATUS_OK && c.stopped)
+        st = maildex__error(m->q->db, MAILDEX_STATUS_IO_ERROR, "part %d of message id:%s: the writer stopped",
+                            id, m->message_id);
+    return st;
+}
+
+/* A part's bytes gathered for maildex_message_part_bytes, under m. */
+struct held_bytes {
+    void *ctx;
+    char *data;
+    size_t len, size;
+};
+
+static int hold_piece(void *data, const char *bytes, size_t len)
+{
+    struct held_bytes *h = data;
+
+    if (h->len + len + 1 > h->size) {
+        size_t size = MAX(h->size * 2, h->len + len + 1);
+        char *grown = talloc_realloc_size(h->ctx, h->data, size);
+        if (grown == NULL)
+            return -1;
+        h->data = grown;
+        h->size = size;
+    }
+    memcpy(h->data + h->len, bytes, len);
+    h->len += len;
+    return 0;
 }
 
 maildex_status_t maildex_message_part_bytes(maildex_message_t *m, int duplicate, int id, maildex_decrypt_t decrypt,
                                             const char **data, size_t *len)
 {
-    struct bytes_call c = {.id = id, .decrypt = decrypt};
-    maildex_status_t st = maildex__mime(m->q->db, &c.ops);
+    struct held_bytes h = {.ctx = m, .data = talloc_strdup(m, ""), .size = 1};
+    maildex_status_t st = h.data ? maildex_message_part_write(m, duplicate, id, decrypt, hold_piece, &h)
+                                 : MAILDEX_STATUS_NO_MEMORY;
 
     *data = NULL;
     *len = 0;
-    if (st == MAILDEX_STATUS_OK)
-        st = session_keys(m, decrypt, &c.session_keys);
-    if (st == MAILDEX_STATUS_OK)
-        st = with_file(m, duplicate, open_bytes, &c);
-    talloc_free(c.session_keys);
-    if (st == MAILDEX_STATUS_OK && c.data == NULL)
-        st = maildex__error(m->q->db, MAILDEX_STATUS_NOT_FOUND, "message id:%s has no part %d", m->message_id, id);
+    if (st == MAILDEX_STATUS_IO_ERROR) /* only hold_piece stops it */
+        st = maildex__error(m->q->db, MAILDEX_STATUS_NO_MEMORY, "part %d of message id:%s is too large to hold",
+                            id, m->message_id);
     if (st != MAILDEX_STATUS_OK) {
-        talloc_free(c.data);
+        talloc_free(h.data);
         return st;
     }
-    *data = c.data;
-    *len = c.len;
+    h.data[h.len] = '\0';
+    *data = h.data;
+    *len = h.len;
     return st;
 }
 

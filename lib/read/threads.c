@@ -19,6 +19,7 @@ struct maildex_thread {
     size_t nmembers;
     struct maildex__message_stmts stmts;
     maildex_message_t **toplevel; /* arranged on first call */
+    maildex_message_t **messages; /* ... and every member, oldest first, NULL-terminated */
 };
 
 /* Rows of the stream a thread summary may read ahead: this many, plus so many per member it has to
@@ -701,6 +702,7 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
 {
     maildex_message_t **list = talloc_zero_array(t, maildex_message_t *, t->nmembers + 1);
     maildex_status_t st = MAILDEX_STATUS_OK;
+    size_t n = 0;
 
     *out = NULL;
     if (t->toplevel) {
@@ -710,8 +712,10 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
     }
     for (size_t i = 0; list && i < t->nmembers; i++) {
         const struct member *mb = &t->members[i];
-        maildex_message_t *m = list[i] = talloc_zero(list, maildex_message_t);
-        if (m == NULL)
+        maildex_message_t *m;
+        if (mb->excluded && t->q->exclude == MAILDEX__EXCLUDE_ALL) /* not in notmuch's thread either */
+            continue;
+        if ((m = list[n++] = talloc_zero(list, maildex_message_t)) == NULL)
             break;
         m->q = t->q;
         m->stmts = &t->stmts;
@@ -723,11 +727,10 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
         m->excluded = mb->excluded && t->q->exclude != MAILDEX__EXCLUDE_FALSE;
         m->parent = mb->parent;
     }
-    if (list == NULL || (t->nmembers > 0 && list[t->nmembers - 1] == NULL))
+    if (list == NULL || (n > 0 && list[n - 1] == NULL))
         st = maildex__error(t->q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st == MAILDEX_STATUS_OK)
-        st = maildex__thread_arrange(list, list, t->nmembers, maildex__references_of_file, t->q->db,
-                                     &t->toplevel);
+        st = maildex__thread_arrange(list, list, n, maildex__references_of_file, t->q->db, &t->toplevel);
     if (st == MAILDEX_STATUS_NO_MEMORY)
         maildex__error(t->q->db, st, "out of memory");
     if (st != MAILDEX_STATUS_OK) {
@@ -735,7 +738,16 @@ maildex_status_t maildex_thread_toplevel_messages(maildex_thread_t *t, maildex_m
         t->toplevel = NULL;
         return st;
     }
+    t->messages = list;
     *out = t->toplevel;
     return st;
 }
 
+maildex_status_t maildex_thread_messages(maildex_thread_t *t, maildex_message_t *const **out)
+{
+    maildex_message_t *const *toplevel;
+    maildex_status_t st = maildex_thread_toplevel_messages(t, &toplevel);
+
+    *out = st == MAILDEX_STATUS_OK ? t->messages : NULL;
+    return st;
+}

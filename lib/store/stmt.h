@@ -118,6 +118,18 @@
                             "LEFT JOIN addresses a ON a.id = t.id WHERE t.id = ?1")           \
     /* read/addresses.c */                                                                           \
     X(ADDRESSES_READ, "SELECT sender, recipients FROM addresses WHERE id = ?1")               \
+    /* read/message-find.c */                                                                \
+    X(MESSAGE_ROW, "SELECT id, message_id, thread, date FROM messages WHERE message_id = ?1") \
+    X(MESSAGE_ROW_OF_FILE, "SELECT m.id, m.message_id, m.thread, m.date FROM files f "        \
+                           "JOIN messages m ON m.id = f.message "                             \
+                           "WHERE f.directory = ?1 AND f.name = ?2")                          \
+    X(MESSAGE_SUBJECT, "SELECT subject FROM messages WHERE id = ?1")                          \
+    /* read/search.c: a message's files (by directory in the order the index first had a file in \
+     * it, then by name) and tags */                                                          \
+    X(MESSAGE_FILES, "SELECT d.path, f.name FROM files f JOIN directories d ON d.id = "       \
+                     "f.directory WHERE f.message = ?1 ORDER BY f.directory, f.name")         \
+    X(MESSAGE_TAGS, "SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag "        \
+                    "WHERE mt.message = ?1 ORDER BY t.name")                                  \
     /* index/scan.c */                                                                              \
     X(DIR_FIND, "SELECT id, mtime, folder FROM directories WHERE path = ?1")                  \
     X(DIR_INSERT, "INSERT INTO directories(path, parent, folder) VALUES (?1, ?2, ?3)")        \

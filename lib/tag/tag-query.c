@@ -292,7 +292,9 @@ maildex_status_t maildex_db_tag_message(maildex_db_t *db, const char *message_id
         return maildex__error(db, MAILDEX_STATUS_NOT_FOUND, "no message with Message-ID '%s'", message_id);
     }
     if (st == MAILDEX_STATUS_OK)
-        st = tag_message(db, key, ops, nops, flags & ~RESYNC_UNCHANGED, &ch);
+        st = tag_message(db, key, ops, nops,
+                         (flags & ~RESYNC_UNCHANGED) | (flags & MAILDEX_TAG_RENAME_ALWAYS ? RESYNC_UNCHANGED : 0),
+                         &ch);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__commit(db);
     else if (db->in_transaction)

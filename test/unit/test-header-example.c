@@ -18,6 +18,8 @@
 int header_example_1(maildex_db_t *db);
 int header_example_2(maildex_db_t *db);
 int header_example_3(maildex_db_t *db);
+int header_example_4(maildex_db_t *db);
+int header_example_5(maildex_db_t *db);
 
 #define MESSAGES 80
 #define T0 1704103200 /* 2024-01-01 10:00 UTC; message i is i hours later */
@@ -104,7 +106,7 @@ TEST(header_example_prints_the_newest_50_unread)
     FILE *f;
 
     snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT_EQ(run_example(header_example_1, db, out), 0);
+    ASSERT_EQ(run_example(header_example_2, db, out), 0);
     f = fopen(out, "r");
     ASSERT(f != NULL);
     while (fgets(line, sizeof line, f)) {
@@ -132,7 +134,7 @@ TEST(header_example_prints_each_correspondent_once)
     FILE *f;
 
     snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT_EQ(run_example(header_example_2, db, out), 0);
+    ASSERT_EQ(run_example(header_example_4, db, out), 0);
     f = fopen(out, "r");
     ASSERT(f != NULL);
     while (fgets(line, sizeof line, f)) {
@@ -156,7 +158,7 @@ TEST(header_example_prints_the_text_of_a_message)
     size_t n;
 
     snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT_EQ(run_example(header_example_3, db, out), 0);
+    ASSERT_EQ(run_example(header_example_5, db, out), 0);
     f = fopen(out, "r");
     ASSERT(f != NULL);
     n = fread(text, 1, sizeof text - 1, f);
@@ -166,6 +168,49 @@ TEST(header_example_prints_the_text_of_a_message)
     ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
 }
 
-TEST_MAIN(TEST_ENTRY(header_example_prints_the_newest_50_unread)
+/* Reads the whole output of example into text (at most size - 1 bytes). */
+static void example_output(int (*example)(maildex_db_t *), maildex_db_t *db, const char *dir, char *text,
+                           size_t size)
+{
+    char out[4200];
+    size_t n;
+    FILE *f;
+
+    snprintf(out, sizeof out, "%s/out", dir);
+    ASSERT_EQ(run_example(example, db, out), 0);
+    f = fopen(out, "r");
+    ASSERT(f != NULL);
+    n = fread(text, 1, size - 1, f);
+    fclose(f);
+    text[n] = '\0';
+}
+
+/* The directories example: the mail root's cur/ and new/ (a Maildir's tmp/ is not the store's). */
+TEST(header_example_prints_the_subdirectories)
+{
+    const char *dir = test_scratch_dir("directories");
+    char text[256];
+    maildex_db_t *db = small_store(dir);
+
+    example_output(header_example_1, db, dir, text, sizeof text);
+    ASSERT_STR_EQ(text, "cur\nnew\n");
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+/* The one-message example: m7 is unread. */
+TEST(header_example_prints_one_message)
+{
+    const char *dir = test_scratch_dir("one-message");
+    char text[256];
+    maildex_db_t *db = small_store(dir);
+
+    example_output(header_example_3, db, dir, text, sizeof text);
+    ASSERT_STR_EQ(text, "inbox\nunread\nmessage 7\n");
+    ASSERT_EQ(maildex_db_close(db), MAILDEX_STATUS_OK);
+}
+
+TEST_MAIN(TEST_ENTRY(header_example_prints_the_subdirectories)
+          TEST_ENTRY(header_example_prints_one_message)
+          TEST_ENTRY(header_example_prints_the_newest_50_unread)
           TEST_ENTRY(header_example_prints_each_correspondent_once)
           TEST_ENTRY(header_example_prints_the_text_of_a_message))

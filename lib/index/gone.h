@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* gone.h: what the walk found gone, asked again just before `new` acts on it. The walk (scan.c)
+ * reads a directory's listing and its rows at two moments, while `tag`, a sync tool or the user
+ * rename files and a running `watch` may see its whole mail root moved away; so what the walk found
+ * is a question, answered under the write transaction, when no other maildex writer can rename a
+ * file (a tag change renames its files holding the write lock: message/renames.c):
+ *   - the mail root is the directory the run opened (its device and inode); every check looks from
+ *     a descriptor of it, so a root moved away during the run is looked into where it went;
+ *   - a file is gone when its row still has the directory and name the walk read, no tag change
+ *     owes it a rename, and nothing is at that name (ENOENT or ENOTDIR; any other error keeps it);
+ *   - a new name that vanished before it was read, with the Maildir unique name of a file the walk
+ *     found gone, is that file renamed again (by `tag` or a sync tool): not an error, and its
+ *     message keeps its last file until a run lists the name it has now;
+ *   - a file gone from a directory that holds (or whose cur/ or new/ sibling holds) the same unique
+ *     name under a name the index does not know was renamed while the walk listed it: it stays
+ *     until the next listing finds the rename.
+ * Also the rename index: a new name with the unique name and size of a removal is that file moved.
+ * Reads the database and stats files; writes nothing. */
+#ifndef MAILDEX_GONE_H
+#define MAILDEX_GONE_H
+
+#include "scan.h"
+
+struct maildex__gone;
+
+/* Opens the mail root for one run. device and inode, when not both 0, are the directory it must
+ * be (maildex_index_options_t). Returns OK; FILE_NOT_FOUND when no directory is there, or another
+ * one (nothing may be removed then); IO_ERROR when it cannot be looked at; or NO_MEMORY. */
+maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t inode,
+                                    struct maildex__gone **out);
+void maildex__gone_free(struct maildex__gone *g);
+
+/* Learns the walk's removals (scan outlives g's use of them). */
+void maildex__gone_learn(struct maildex__gone *g, struct maildex__scan *scan);
+
+/* The removal, not yet done, that the new file at path (named name) is the renamed file of: the
+ * same unique name and size. NULL for none (or when path cannot be stat'ed). */
+struct maildex__scan_removal *maildex__gone_renamed(struct maildex__gone *g, const char *path,
+                                                    const char *name);
+
+/* Sets *gone to whether the file of rm is still gone now (see above). */
+maildex_status_t maildex__gone_still(struct maildex__gone *g, const struct maildex__scan_removal *rm,
+                                     bool *gone);
+
+/* Whether a removal stands: the file is still gone (maildex__gone_still), and, for a file gone from
+ * a directory that is still there, neither that directory nor its Maildir sibling holds the same
+ * unique name under a name the index does not know (a rename readdir missed: the row stays, the
+ * next listing finds the rename). Lists each such directory once a run. */
+maildex_status_t maildex__gone_stands(struct maildex__gone *g, const struct maildex__scan_removal *rm,
+                                      bool *gone);
+
+/* A new name of directory dir_id vanished before it was read: remembered, and true when it is the
+ * unique name of a file the walk found gone or of a file the directory has a row for (that file
+ * renamed again: not an error). */
+bool maildex__gone_vanished(struct maildex__gone *g, int64_t dir_id, const char *name);
+
+/* Whether rm's unique name is that of a new name that vanished: its file is being renamed, and
+ * its message must not lose its last file in this run. */
+bool maildex__gone_moving(const struct maildex__gone *g, const struct maildex__scan_removal *rm);
+
+/* Whether the mail root's path no longer names the directory the run opened (moved away,
+ * replaced, unmounted). */
+bool maildex__gone_root_moved(const struct maildex__gone *g);
+
+#endif
