@@ -114,8 +114,10 @@ deliver second-round@x
 waitfor "$TMP_DIRECTORY/child.pid" # the next round's post-new: the first round ended
 echo "$first_hook" > first-hook.pid
 echo "$first_child" > first-child.pid
-test_expect_equal "$(maildex count id:second-round@x)|$(gone first-hook.pid)|$(gone first-child.pid)|$(grep -c 'post-new hook still running after 1 s' "$WLOG")" \
-    "1|gone|gone|1"
+# the second round's hook hangs too and may reach its own second by the time this is read
+reported=$(grep -c 'post-new hook still running after 1 s' "$WLOG")
+test_expect_equal "$(maildex count id:second-round@x)|$(gone first-hook.pid)|$(gone first-child.pid)|$([ "$reported" -ge 1 ] && echo reported)" \
+    "1|gone|gone|reported"
 
 test_begin_subtest "watch: SIGTERM while post-new hangs: watch exits 0, no hook process is left"
 kill -TERM $watch_pid
@@ -137,11 +139,11 @@ wait $watch_pid
 watch_status=$?
 rm -f "$HOOKS/post-new"
 mkfifo requests2
-maildex server < requests2 > /dev/null 2>&1 &
+maildex server < requests2 > server2.out 2>&1 &
 server_pid=$!
 exec 7> requests2
 printf '%s\n' '{"id":1,"argv":["count","*"]}' >&7
-sleep 0.2
+waitfor server2.out # answered: its signals are set up (a SIGTERM before that ends it, as it should)
 while kill -TERM $server_pid 2>/dev/null; do :; done
 wait $server_pid
 server_status=$?
