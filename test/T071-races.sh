@@ -112,11 +112,7 @@ if [ "${MAILDEX_SLOW_TESTS:-}" = 1 ]; then
     : > "$TMP_DIRECTORY/tag-err"
     : > "$TMP_DIRECTORY/new-err"
     tag_loops "$RACE_SECONDS"
-    new_runs=0 new_failures=0
-    while [ "$(date +%s)" -lt "$end" ]; do
-        maildex new > /dev/null 2>> "$TMP_DIRECTORY/new-err" || new_failures=$((new_failures + 1))
-        new_runs=$((new_runs + 1))
-    done
+    new_loop "$end"
     wait $tag_pids
     maildex new > /dev/null 2>> "$TMP_DIRECTORY/new-err" || new_failures=$((new_failures + 1))
     echo "# $new_runs new runs beside the tag loops, $new_failures failed, $(maildex count tag:keep) of $N keep tags"
