@@ -341,12 +341,22 @@ static int64_t dir_mtime(const struct maildex__gone *g, const char *path)
     return (int64_t) sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 }
 
-/* Every directory the index knows: those the walk stat'ed against the mtime it saw, the others
- * (outside the subtrees of a `watch` round, whose own events tell it what changed before) against
- * the time the run began. */
+/* Whether a directory outside the walk (a `watch` round walks only the directories its events
+ * named) has changes no run has read: it changed after this run began, or its mtime is not the one
+ * recorded when it was last listed (a change made while the round waited for another writer; 0,
+ * recorded for a directory listed in the second of its mtime, says nothing). */
+static bool outside_changed(const struct maildex__gone *g, const char *path, int64_t recorded)
+{
+    int64_t now = dir_mtime(g, path);
+
+    return now >= g->started || (recorded != 0 && now != recorded);
+}
+
+/* Every directory the index knows: those the walk stat'ed against the mtime it saw, the others as
+ * outside_changed says. */
 static bool any_dir_changed(struct maildex__gone *g)
 {
-    static const char sql[] = "SELECT path FROM directories";
+    static const char sql[] = "SELECT path, mtime FROM directories";
     GHashTable *walked = g_hash_table_new(g_str_hash, g_str_equal);
     sqlite3_stmt *stmt = NULL;
     bool changed = false;
@@ -366,7 +376,7 @@ static bool any_dir_changed(struct maildex__gone *g)
     while (!changed && stmt && sqlite3_step(stmt) == SQLITE_ROW) {
         const char *path = (const char *) sqlite3_column_text(stmt, 0);
         if (path && !g_hash_table_contains(walked, path))
-            changed = dir_mtime(g, path) >= g->started;
+            changed = outside_changed(g, path, sqlite3_column_int64(stmt, 1));
     }
     sqlite3_finalize(stmt);
     g_hash_table_destroy(walked);

@@ -68,8 +68,8 @@ bool maildex__gone_moving(const struct maildex__gone *g, const struct maildex__s
  * it since (a sync tool moving a message to another folder under a new name) is not in this run,
  * so a message whose last file the walk found gone may live on there and must keep its rows (and
  * tags) until a run reads that directory. A directory outside the walk (a `watch` round walks only
- * some) counts when it changed after the run began. Stats every directory once a run, at the first
- * call. */
+ * some) counts when it changed after the run began, or its mtime is not the one recorded. Stats
+ * every directory once a run, at the first call. */
 bool maildex__gone_tree_changed(struct maildex__gone *g);
 
 /* Whether the mail root's path no longer names the directory the run opened (moved away,
