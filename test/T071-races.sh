@@ -5,7 +5,9 @@
 # a rename that readdir did not see keeps its message; the mail root moved away (or replaced) under
 # `watch`, with a message marked read in the moved tree meanwhile, loses no message and no tag and
 # watch says so; an unreadable folder under watch keeps its mail; a folder `new` found gone and that
-# comes back is found again without --full-scan.
+# comes back is found again without --full-scan; a message a sync tool moves to another folder while
+# the walk runs keeps its tags, and new mail it moves to cur/ before the read is no error (both found
+# by T072's soak).
 # The fast tier makes each race happen at one chosen moment with test/vanish-shim.c (LD_PRELOAD);
 # the loops of `tag` beside `new` and beside `watch` (60 s each, as issue 33 asks; RACE_SECONDS=N
 # in the environment for another length) run in the slow tier, with MAILDEX_SLOW_TESTS=1. Every
