@@ -313,8 +313,10 @@ typedef struct {
  * is removed only when its row still has the name the walk read, no tag change owes it a rename and
  * nothing is at that name now; a message keeps its last file while a new name of the same Maildir
  * unique name vanished before it could be read (a file renamed again, by `tag` or a sync tool: not
- * counted in files_vanished); and nothing is removed when the mail root was moved away or replaced
- * during the run.
+ * counted in files_vanished, nor is new mail renamed from new/ to cur/ before it was read), and
+ * while a directory changed after the walk looked at it (the message may have moved there under
+ * another name); and nothing is removed when the mail root was moved away or replaced during the
+ * run.
  *
  * Returns MAILDEX_STATUS_OK (stats filled in; warnings do not make the run fail),
  * MAILDEX_STATUS_INTERRUPTED (db was cancelled: what was done is committed),

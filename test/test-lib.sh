@@ -119,6 +119,16 @@ wait_log() {
     done
 }
 
+# new_loop END: `maildex new` again and again until the time END (seconds since the epoch), its
+# stderr appended to $TMP_DIRECTORY/new-err; how many ran and failed in $new_runs, $new_failures.
+new_loop() {
+    new_runs=0 new_failures=0
+    while [ "$(date +%s)" -lt "$1" ]; do
+        maildex new > /dev/null 2>> "$TMP_DIRECTORY/new-err" || new_failures=$((new_failures + 1))
+        new_runs=$((new_runs + 1))
+    done
+}
+
 # stop_watch: SIGTERM to the watch, and its exit status in $watch_status.
 stop_watch() {
     kill -TERM "$watch_pid" 2>/dev/null

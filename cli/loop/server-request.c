@@ -10,6 +10,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -177,4 +180,25 @@ void request_resume(struct request *r)
 {
     if (r->started && !uv_is_closing((uv_handle_t *) &r->out) && !uv_is_active((uv_handle_t *) &r->out))
         uv_read_start((uv_stream_t *) &r->out, on_alloc, on_read);
+}
+
+/* Every request runs on a thread of its own, and glibc gives threads arenas of their own (up to eight
+ * per core), each keeping much of what was freed in it for the next thread that lands there: over
+ * 100,000 requests the RSS of a server that leaked nothing grew by 4.7 MB (T072), by 3.4 MB over
+ * 30,000 with two arenas, not at all with one. One arena costs little here: a request's work is
+ * SQLite's, under its own locks, and two threads rarely allocate at the same instant. */
+void request_memory_init(void)
+{
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+    mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
+/* With one arena the heap keeps the high-water mark of the busiest moment so far; once nothing runs,
+ * what the requests freed goes back to the system. */
+void request_memory_trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

@@ -193,10 +193,22 @@ static void client_free_if_done(struct client *c)
     }
 }
 
+/* Whether the request ending is the last one running or waiting. */
+static bool is_last(struct server *s, const struct request *ending)
+{
+    unsigned others = s->reading - (!ending->writer && ending->started ? 1u : 0u);
+
+    return others == 0 && (s->writing == NULL || s->writing == ending) &&
+           g_queue_is_empty(&s->writers) && g_queue_is_empty(&s->readers);
+}
+
 static void on_request_ended(struct request *r, int status, const char *err, size_t err_len)
 {
     struct server *s = r->server;
     struct client *c = r->client;
+
+    if (is_last(s, r))
+        request_memory_trim(); /* before its end is sent: the client may measure us then */
 
     if (c) {
         if (r->cancelled_by_client) {
@@ -749,6 +761,7 @@ int server_run(struct cli *cli, const struct server_options *opts)
                                .round = on_round, .stopped = on_watch_stopped};
     int rc = 0;
 
+    request_memory_init(); /* before the first request's thread */
     s->cli = cli;
     s->opts = opts;
     g_queue_init(&s->writers);

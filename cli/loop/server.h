@@ -63,6 +63,13 @@ void request_cancel(struct request *r);
 void request_pause(struct request *r);
 void request_resume(struct request *r);
 
+/* Sets up the allocator for many short-lived request threads: one malloc arena (glibc). Call before
+ * the first request's thread. */
+void request_memory_init(void);
+
+/* Gives what the requests freed back to the system; for when no request is running or waiting. */
+void request_memory_trim(void);
+
 struct server_options {
     const char *socket_path; /* NULL: stdin and stdout */
     bool watch, hooks;

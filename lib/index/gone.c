@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef O_PATH
@@ -30,7 +31,14 @@ struct maildex__gone {
     GHashTable *listed;     /* directory path -> its names now whose unique name is in bases
                                (base -> name), read once a run, for the removals that would stand */
     sqlite3_stmt *same_base; /* prepared at the first vanished name (rare): SAME_BASE_SQL */
+    const struct maildex__scan *scan; /* the walk's, from maildex__gone_learn */
+    int tree_changed;       /* maildex__gone_tree_changed's answer: -1 until asked */
+    int64_t started;        /* when the run began, in ns, less the lag of file times (STAMP_LAG) */
 };
+
+/* File times come from the kernel's coarse clock, up to a tick (4 to 10 ms) behind the real time:
+ * a change made just after the run began may carry a time just before it. */
+#define STAMP_LAG 20000000
 
 /* A file of a directory by its Maildir unique name: the name itself, or it followed by ":2,..."
  * (':' + 1 is ';'), through the (directory, name) index. */
@@ -53,6 +61,7 @@ maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t 
 {
     struct maildex__gone *g;
     struct stat sb;
+    struct timespec now;
     int fd = open(db->mail_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
     *out = NULL;
@@ -83,6 +92,9 @@ maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t 
     g->vanished = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g->listed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                       (GDestroyNotify) g_hash_table_destroy);
+    g->tree_changed = -1;
+    clock_gettime(CLOCK_REALTIME, &now);
+    g->started = (int64_t) now.tv_sec * 1000000000 + now.tv_nsec - STAMP_LAG;
     *out = g;
     return MAILDEX_STATUS_OK;
 }
@@ -104,6 +116,7 @@ void maildex__gone_learn(struct maildex__gone *g, struct maildex__scan *scan)
 {
     GArray *removals = scan->removals;
 
+    g->scan = scan;
     for (guint i = 0; i < removals->len; i++) {
         struct maildex__scan_removal *rm = &g_array_index(removals, struct maildex__scan_removal, i);
         g_hash_table_insert(g->renames, rename_key(rm->name, rm->size), rm);
@@ -250,10 +263,48 @@ static bool known_in_dir(struct maildex__gone *g, int64_t dir_id, const char *ba
     return known;
 }
 
-bool maildex__gone_vanished(struct maildex__gone *g, int64_t dir_id, const char *name)
+/* Whether directory dir_path holds another name with this unique name now. */
+static bool renamed_in(const struct maildex__gone *g, const char *dir_path, const char *base,
+                       const char *name)
+{
+    int fd = openat(g->root, dir_path[0] ? dir_path : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *de;
+    bool found = false;
+
+    if (fd >= 0 && dh == NULL)
+        close(fd);
+    while (dh && !found && (de = readdir(dh)) != NULL)
+        found = strcmp(de->d_name, name) != 0 && maildex__maildir_base_len(de->d_name) == strlen(base) &&
+                strncmp(de->d_name, base, strlen(base)) == 0;
+    if (dh)
+        closedir(dh);
+    return found;
+}
+
+/* Whether a new name that vanished is now in its directory or its Maildir sibling under another
+ * name with the same unique name: mail the index never read, renamed (a sync tool moving it from
+ * new/ to cur/ with ":2," added) between the walk and the read. Lists the two directories: rare. */
+static bool renamed_nearby(const struct maildex__gone *g, const char *dir_path, const char *base,
+                           const char *name)
+{
+    size_t len = strlen(dir_path);
+    bool is_new, found = renamed_in(g, dir_path, base, name);
+
+    if (!found && maildex__maildir_is_leaf(dir_path, &is_new)) {
+        char *sibling = g_strdup_printf("%.*s%s", (int) (len - 3), dir_path, is_new ? "cur" : "new");
+        found = renamed_in(g, sibling, base, name);
+        g_free(sibling);
+    }
+    return found;
+}
+
+bool maildex__gone_vanished(struct maildex__gone *g, int64_t dir_id, const char *dir_path,
+                            const char *name)
 {
     char *base = base_of(name);
-    bool known = g_hash_table_contains(g->bases, base) || known_in_dir(g, dir_id, base);
+    bool known = g_hash_table_contains(g->bases, base) || known_in_dir(g, dir_id, base) ||
+                 renamed_nearby(g, dir_path, base, name);
 
     g_hash_table_add(g->vanished, base);
     return known;
@@ -277,4 +328,64 @@ bool maildex__gone_root_moved(const struct maildex__gone *g)
     struct stat sb;
 
     return stat(g->db->mail_root, &sb) != 0 || sb.st_dev != g->device || sb.st_ino != g->inode;
+}
+
+/* The mtime of the directory at path (relative to the mail root) in nanoseconds; INT64_MAX for one
+ * that cannot be stat'ed (it has changed: it may be where the mail went). */
+static int64_t dir_mtime(const struct maildex__gone *g, const char *path)
+{
+    struct stat sb;
+
+    if (fstatat(g->root, path[0] ? path : ".", &sb, 0) != 0)
+        return INT64_MAX;
+    return (int64_t) sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+}
+
+/* Whether a directory outside the walk (a `watch` round walks only the directories its events
+ * named) has changes no run has read: it changed after this run began, or its mtime is not the one
+ * recorded when it was last listed (a change made while the round waited for another writer; 0,
+ * recorded for a directory listed in the second of its mtime, says nothing). */
+static bool outside_changed(const struct maildex__gone *g, const char *path, int64_t recorded)
+{
+    int64_t now = dir_mtime(g, path);
+
+    return now >= g->started || (recorded != 0 && now != recorded);
+}
+
+/* Every directory the index knows: those the walk stat'ed against the mtime it saw, the others as
+ * outside_changed says. */
+static bool any_dir_changed(struct maildex__gone *g)
+{
+    static const char sql[] = "SELECT path, mtime FROM directories";
+    GHashTable *walked = g_hash_table_new(g_str_hash, g_str_equal);
+    sqlite3_stmt *stmt = NULL;
+    bool changed = false;
+
+    for (guint i = 0; g->scan && i < g->scan->dirs->len && !changed; i++) {
+        const struct maildex__scan_dir *d = g->scan->dirs->pdata[i];
+        g_hash_table_add(walked, d->path);
+        /* id -1: gone, or skipped (a symlink loop); unreadable: the walk acts on those itself */
+        if (d->id >= 0 && !d->unreadable)
+            changed = dir_mtime(g, d->path) != d->fs_mtime;
+    }
+    for (guint i = 0; g->scan && i < g->scan->removed_dirs->len; i++)
+        g_hash_table_add(walked, (char *) g_array_index(g->scan->removed_dirs, struct maildex__scan_gone_dir,
+                                                        i).path);
+    if (!changed && sqlite3_prepare_v3(g->db->sql, sql, -1, 0, &stmt, NULL) != SQLITE_OK)
+        changed = true; /* cannot tell: hold, as for a directory that cannot be read */
+    while (!changed && stmt && sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *path = (const char *) sqlite3_column_text(stmt, 0);
+        if (path && !g_hash_table_contains(walked, path))
+            changed = outside_changed(g, path, sqlite3_column_int64(stmt, 1));
+    }
+    sqlite3_finalize(stmt);
+    g_hash_table_destroy(walked);
+    return changed;
+}
+
+bool maildex__gone_tree_changed(struct maildex__gone *g)
+{
+    if (g->tree_changed < 0)
+        g->tree_changed = any_dir_changed(g);
+    return g->tree_changed;
 }

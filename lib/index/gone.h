@@ -10,10 +10,14 @@
  *     owes it a rename, and nothing is at that name (ENOENT or ENOTDIR; any other error keeps it);
  *   - a new name that vanished before it was read, with the Maildir unique name of a file the walk
  *     found gone, is that file renamed again (by `tag` or a sync tool): not an error, and its
- *     message keeps its last file until a run lists the name it has now;
+ *     message keeps its last file until a run lists the name it has now; so is a new name whose
+ *     unique name is in its directory or Maildir sibling under another name now (new mail a sync
+ *     tool moved from new/ to cur/ before it was read): the next run reads it there;
  *   - a file gone from a directory that holds (or whose cur/ or new/ sibling holds) the same unique
  *     name under a name the index does not know was renamed while the walk listed it: it stays
- *     until the next listing finds the rename.
+ *     until the next listing finds the rename;
+ *   - a message's last file gone while some directory changed after the walk looked at it may
+ *     have moved there (another folder, another name): it stays until a run reads that directory.
  * Also the rename index: a new name with the unique name and size of a removal is that file moved.
  * Reads the database and stats files; writes nothing. */
 #ifndef MAILDEX_GONE_H
@@ -49,14 +53,24 @@ maildex_status_t maildex__gone_still(struct maildex__gone *g, const struct maild
 maildex_status_t maildex__gone_stands(struct maildex__gone *g, const struct maildex__scan_removal *rm,
                                       bool *gone);
 
-/* A new name of directory dir_id vanished before it was read: remembered, and true when it is the
- * unique name of a file the walk found gone or of a file the directory has a row for (that file
- * renamed again: not an error). */
-bool maildex__gone_vanished(struct maildex__gone *g, int64_t dir_id, const char *name);
+/* A new name of directory dir_id (dir_path) vanished before it was read: remembered, and true when
+ * it is the unique name of a file the walk found gone or of a file the directory has a row for
+ * (that file renamed again), or when the directory or its Maildir sibling holds that unique name
+ * now under another name (new mail renamed from new/ to cur/ before it was read): not an error. */
+bool maildex__gone_vanished(struct maildex__gone *g, int64_t dir_id, const char *dir_path,
+                            const char *name);
 
 /* Whether rm's unique name is that of a new name that vanished: its file is being renamed, and
  * its message must not lose its last file in this run. */
 bool maildex__gone_moving(const struct maildex__gone *g, const struct maildex__scan_removal *rm);
+
+/* Whether a directory of the mail root changed after the walk looked at it: mail renamed into
+ * it since (a sync tool moving a message to another folder under a new name) is not in this run,
+ * so a message whose last file the walk found gone may live on there and must keep its rows (and
+ * tags) until a run reads that directory. A directory outside the walk (a `watch` round walks only
+ * some) counts when it changed after the run began, or its mtime is not the one recorded. Stats
+ * every directory once a run, at the first call. */
+bool maildex__gone_tree_changed(struct maildex__gone *g);
 
 /* Whether the mail root's path no longer names the directory the run opened (moved away,
  * replaced, unmounted). */

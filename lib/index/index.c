@@ -242,9 +242,10 @@ static void apply(struct run *r, struct job *job)
                                   job->dir->path};
     bool added = false;
 
-    if (in->vanished && maildex__gone_vanished(r->gone, job->dir->id, job->name)) {
-        /* A file the index knows, renamed again since the walk (by `tag`, by a sync tool): its
-         * directory is listed again next run, which finds the name it has now. */
+    if (in->vanished && maildex__gone_vanished(r->gone, job->dir->id, job->dir->path, job->name)) {
+        /* A file the index knows, renamed again since the walk (by `tag`, by a sync tool), or new
+         * mail renamed to cur/: its directory is listed again next run, and the one it is in now
+         * has changed since the walk looked at it, so the next run finds the name it has now. */
         g_hash_table_add(r->unsafe_dirs, job->dir);
     } else if (in->vanished) {
         maildex_index_event_t e = {MAILDEX_INDEX_VANISHED, job->path, false, true};
@@ -478,14 +479,17 @@ static bool must_hold_removals(const struct run *r)
 }
 
 /* Removes one file row, if its file is still gone (gone.h), unless it is a message's last and
- * removals are held (some mail could not be read) or its file is being renamed (a new name of the
- * same unique name vanished): then the row stays and its directory is listed again next run. */
+ * removals are held (some mail could not be read), its file is being renamed (a new name of the
+ * same unique name vanished) or a directory changed after the walk looked at it (the message may
+ * have moved there under another name, as a sync tool moves it to another folder): then the row
+ * stays, with the message's tags, and its directory is listed again next run. */
 static void remove_one(struct run *r, struct maildex__scan_removal *rm)
 {
     bool gone = false, last = false, held = must_hold_removals(r);
 
     r->st = maildex__gone_stands(r->gone, rm, &gone);
-    if (r->st == MAILDEX_STATUS_OK && gone && (held || maildex__gone_moving(r->gone, rm)))
+    if (r->st == MAILDEX_STATUS_OK && gone &&
+        (held || maildex__gone_moving(r->gone, rm) || maildex__gone_tree_changed(r->gone)))
         r->st = maildex__store_file_is_last(r->db, rm->file_id, &last);
     if (r->st != MAILDEX_STATUS_OK || !gone || last) {
         r->stats->removals_held += r->st == MAILDEX_STATUS_OK && last && held;
