@@ -298,6 +298,17 @@ typedef struct {
      * another one (the mail root moved away and something made in its place, a disk not mounted),
      * changes nothing and returns MAILDEX_STATUS_FILE_NOT_FOUND. */
     uint64_t mail_root_device, mail_root_inode;
+    /* The wall-clock time (ns since the epoch) since which changes outside `directories` may not
+     * have been reported to the caller: a directory outside the walk that changed since then may
+     * be where a removed message went, so a message's last file is not removed. `watch` passes the
+     * moment it took a round's directories (it may then wait for another writer); 0 is the run's
+     * start, right for a run that walks everything. */
+    uint64_t changes_since;
+    /* Called as the run ends for each directory the run must list again (a removal
+     * held, a file that vanished or could not be read): its mtime was not recorded, so `new` lists
+     * it next time; `watch`, which walks only directories its events name, adds it to its next
+     * round. NULL for none. */
+    void (*relist)(void *data, const char *path);
 } maildex_index_options_t;
 
 /* Brings the database up to date with the mail under the mail root: new files are parsed (on a

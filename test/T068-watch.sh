@@ -217,6 +217,39 @@ else
     test_skip_ "test/fault-shim.so is built by make check"
 fi
 
+# A round takes its folders, then waits for another indexer (a `new` from cron; here flock(1) holds
+# the indexer lock); meanwhile a sync tool moves a message from that folder to another one under a
+# new name (mbsync's move: a new UID). The round finds the message's only file gone while the folder
+# it went to is left to the next round, and that folder's recorded mtime (0: it was listed in the
+# second it changed) cannot say it changed: the round must keep the message (main removed it, and
+# the next round added it back without its tags), and the next round, which lists both folders,
+# finds the move.
+test_begin_subtest "moved to a folder outside a round that waits for a writer: the message and its tags stay"
+mkdir -p "$MAIL_DIR/wa/cur" "$MAIL_DIR/wa/new" "$MAIL_DIR/wb/cur" "$MAIL_DIR/wb/new"
+deliver wa/cur mover@x && mv "$MAIL_DIR/wa/cur/mover@x" "$MAIL_DIR/wa/cur/mover@x:2,S"
+deliver wa/cur flagged@x && mv "$MAIL_DIR/wa/cur/flagged@x" "$MAIL_DIR/wa/cur/flagged@x:2,"
+deliver wb/cur other@x && mv "$MAIL_DIR/wb/cur/other@x" "$MAIL_DIR/wb/cur/other@x:2,S"
+maildex new --quiet --no-hooks
+maildex tag +keep -- id:mover@x
+start_watch
+sqlite3 "$MAIL_DIR/.maildex/maildex.db" "UPDATE directories SET mtime = 0 WHERE path = 'wb/cur'"
+rm -f "$TMP_DIRECTORY/held" "$TMP_DIRECTORY/release"
+flock "$MAIL_DIR/.maildex/maildex.db-lock" sh -c 'touch "$1/held"; while [ ! -e "$1/release" ]; do sleep 0.02; done' \
+    sh "$TMP_DIRECTORY" &
+holder=$!
+until [ -e "$TMP_DIRECTORY/held" ]; do sleep 0.02; done
+mv "$MAIL_DIR/wa/cur/flagged@x:2," "$MAIL_DIR/wa/cur/flagged@x:2,F"
+wait_log 'waiting for another maildex writer'
+mv "$MAIL_DIR/wa/cur/mover@x:2,S" "$MAIL_DIR/wb/cur/1900000000.7_1.host,U=7:2,S"
+touch "$TMP_DIRECTORY/release"
+wait $holder
+indexed 'folder:wb/cur and id:mover@x and not folder:wa/cur' 1 > /dev/null
+stop_watch
+test_expect_equal "$(maildex search --output=files id:mover@x)|$(maildex search --output=tags id:mover@x | tr '\n' ' ')|$(grep -c ' [1-9][0-9]* removed' "$WLOG")|$(maildex_store_check)" \
+    "$MAIL_DIR/wb/cur/1900000000.7_1.host,U=7:2,S|inbox keep |0|ok"
+rm -r "$MAIL_DIR/wa" "$MAIL_DIR/wb"
+maildex new --quiet --no-hooks
+
 test_begin_subtest "an inotify overflow (simulated): logged, a full pass, the store new would make"
 start_watch MAILDEX_WATCH_TEST_OVERFLOW=3
 if grep -q 'test hooks' "$WLOG"; then

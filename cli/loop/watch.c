@@ -35,6 +35,8 @@ struct round {
     GArray *threads;         /* uint64_t */
     int hook_status;
     uint64_t started;        /* uv_hrtime() */
+    uint64_t since;          /* wall clock (ns) when dirs were taken: maildex_index's changes_since */
+    GPtrArray *relist;       /* paths (owned) the run must list again */
 };
 
 struct watch {
@@ -50,6 +52,10 @@ struct watch {
     uv_work_t work;
     struct round round;
     GHashTable *dirty;       /* paths (owned) that changed since the last round began */
+    /* paths (owned) a round could not finish (a removal held, a file that vanished): walked again
+     * with the next round, which they do not start by themselves (an unreadable file would make
+     * rounds forever) */
+    GHashTable *relist;
     bool full_pending;       /* the next round is a full pass */
     bool running, stopping, reload_pending;
     bool unwatched, was_unwatched; /* a directory could not be watched (this sync, the one before) */
@@ -155,6 +161,12 @@ static void on_thread_changed(void *data, uint64_t thread)
     g_array_append_val(w->round.threads, thread);
 }
 
+static void on_relist(void *data, const char *path)
+{
+    struct watch *w = data;
+    g_ptr_array_add(w->round.relist, g_strdup(path));
+}
+
 static bool round_changed(const struct round *r)
 {
     return r->stats.messages_added || r->stats.messages_removed || r->stats.renames;
@@ -189,6 +201,8 @@ static void round_work(uv_work_t *req)
     io.data = w;
     io.mail_root_device = w->root_dev;
     io.mail_root_inode = w->root_ino;
+    io.changes_since = r->since;
+    io.relist = on_relist;
     r->st = maildex_index(w->db, &io, &r->stats);
     if (r->st != MAILDEX_STATUS_OK && r->st != MAILDEX_STATUS_INTERRUPTED)
         r->error = g_strdup(maildex_db_errmsg(w->db));
@@ -237,6 +251,17 @@ static void mark_dirty(void *data, const char *path)
         g_hash_table_add(w->dirty, g_strdup(path));
     if (w->first_change == 0)
         w->first_change = uv_now(w->loop);
+}
+
+/* Reads the pending inotify events into dirty; when some were lost, the next round is a full pass. */
+static void read_events(struct watch *w)
+{
+    if (!dir_watches_read(w->dirs, mark_dirty, w)) {
+        log_line("events were lost (the inotify queue overflowed): a full pass follows");
+        w->full_pending = true;
+        if (w->first_change == 0)
+            w->first_change = uv_now(w->loop);
+    }
 }
 
 static void watch_failed(void *data, const char *path, int err)
@@ -381,6 +406,9 @@ static void round_done(uv_work_t *req, int uv_status)
     g_strfreev(r->dirs);
     g_free(r->error);
     g_array_free(r->threads, TRUE);
+    for (guint i = 0; i < r->relist->len; i++)
+        g_hash_table_add(w->relist, r->relist->pdata[i]);
+    g_ptr_array_free(r->relist, TRUE);
     memset(r, 0, sizeof *r);
     if (w->stopping) {
         stop_handles(w);
@@ -396,27 +424,46 @@ static void round_done(uv_work_t *req, int uv_status)
     schedule(w);
 }
 
-static void start_round(uv_timer_t *t)
+/* The directories of a round: what changed, and what the last rounds must walk again. */
+static char **round_dirs(struct watch *w)
 {
-    struct watch *w = t->data;
-    struct round *r = &w->round;
+    char **dirs = g_new0(char *, g_hash_table_size(w->dirty) + g_hash_table_size(w->relist) + 1);
     GHashTableIter it;
     gpointer path;
     guint i = 0;
 
+    g_hash_table_iter_init(&it, w->dirty);
+    while (g_hash_table_iter_next(&it, &path, NULL))
+        dirs[i++] = g_strdup(path);
+    g_hash_table_iter_init(&it, w->relist);
+    while (g_hash_table_iter_next(&it, &path, NULL))
+        if (!g_hash_table_contains(w->dirty, path))
+            dirs[i++] = g_strdup(path);
+    return dirs;
+}
+
+static void start_round(uv_timer_t *t)
+{
+    struct watch *w = t->data;
+    struct round *r = &w->round;
+
     if (w->running || w->stopping)
         return;
     memset(r, 0, sizeof *r);
+    /* Every change made before `since` has its events queued by now: read into this round, a
+     * message moved between two folders is never half in it (its old folder walked, the new one
+     * left to the next round); a folder outside the round that changes later holds the removal
+     * of a message's last file (maildex_index_options_t's changes_since). */
+    r->since = (uint64_t) g_get_real_time() * 1000;
+    read_events(w);
     r->full = w->full_pending;
-    if (!r->full) {
-        r->dirs = g_new0(char *, g_hash_table_size(w->dirty) + 1);
-        g_hash_table_iter_init(&it, w->dirty);
-        while (g_hash_table_iter_next(&it, &path, NULL))
-            r->dirs[i++] = g_strdup(path);
-    }
+    if (!r->full)
+        r->dirs = round_dirs(w);
     r->threads = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    r->relist = g_ptr_array_new();
     r->started = uv_hrtime();
     g_hash_table_remove_all(w->dirty);
+    g_hash_table_remove_all(w->relist);
     w->full_pending = false;
     w->first_change = 0;
     w->running = true;
@@ -461,12 +508,7 @@ static void on_events(uv_poll_t *p, int status, int events)
         watch_stop(w);
         return;
     }
-    if (!dir_watches_read(w->dirs, mark_dirty, w)) {
-        log_line("events were lost (the inotify queue overflowed): a full pass follows");
-        w->full_pending = true;
-        if (w->first_change == 0)
-            w->first_change = uv_now(w->loop);
-    }
+    read_events(w);
     schedule(w);
 }
 
@@ -495,6 +537,7 @@ static void handle_closed(uv_handle_t *h)
         return;
     dir_watches_free(w->dirs);
     g_hash_table_destroy(w->dirty);
+    g_hash_table_destroy(w->relist);
     if (maildex_db_close(w->db) != MAILDEX_STATUS_OK && status == 0)
         status = EXIT_FAILURE;
     talloc_free(w);
@@ -621,6 +664,7 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
         return rc;
     }
     w->dirty = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    w->relist = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     root_here(w, &(bool){false}); /* pins the mail root when it is there */
     test_hooks(w);
     init_handles(w);

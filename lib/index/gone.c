@@ -33,7 +33,9 @@ struct maildex__gone {
     sqlite3_stmt *same_base; /* prepared at the first vanished name (rare): SAME_BASE_SQL */
     const struct maildex__scan *scan; /* the walk's, from maildex__gone_learn */
     int tree_changed;       /* maildex__gone_tree_changed's answer: -1 until asked */
-    int64_t started;        /* when the run began, in ns, less the lag of file times (STAMP_LAG) */
+    int64_t started;        /* since when changes may be unreported: the run's start, or the
+                               caller's changes_since if earlier, in ns, less the lag of file
+                               times (STAMP_LAG) */
 };
 
 /* File times come from the kernel's coarse clock, up to a tick (4 to 10 ms) behind the real time:
@@ -56,9 +58,10 @@ static char *rename_key(const char *name, int64_t size)
     return g_strdup_printf("%.*s/%" PRId64, (int) maildex__maildir_base_len(name), name, size);
 }
 
-maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t inode,
+maildex_status_t maildex__gone_open(maildex_db_t *db, const maildex_index_options_t *opts,
                                     struct maildex__gone **out)
 {
+    uint64_t device = opts->mail_root_device, inode = opts->mail_root_inode;
     struct maildex__gone *g;
     struct stat sb;
     struct timespec now;
@@ -95,6 +98,8 @@ maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t 
     g->tree_changed = -1;
     clock_gettime(CLOCK_REALTIME, &now);
     g->started = (int64_t) now.tv_sec * 1000000000 + now.tv_nsec - STAMP_LAG;
+    if (opts->changes_since && (int64_t) opts->changes_since - STAMP_LAG < g->started)
+        g->started = (int64_t) opts->changes_since - STAMP_LAG;
     *out = g;
     return MAILDEX_STATUS_OK;
 }

@@ -27,10 +27,12 @@
 
 struct maildex__gone;
 
-/* Opens the mail root for one run. device and inode, when not both 0, are the directory it must
- * be (maildex_index_options_t). Returns OK; FILE_NOT_FOUND when no directory is there, or another
- * one (nothing may be removed then); IO_ERROR when it cannot be looked at; or NO_MEMORY. */
-maildex_status_t maildex__gone_open(maildex_db_t *db, uint64_t device, uint64_t inode,
+/* Opens the mail root for one run. opts's mail_root_device and mail_root_inode, when not both 0,
+ * are the directory it must be; its changes_since, when earlier than now, is since when a directory
+ * outside the walk that changed counts as changed (maildex__gone_tree_changed). Returns OK;
+ * FILE_NOT_FOUND when no directory is there, or another one (nothing may be removed then);
+ * IO_ERROR when it cannot be looked at; or NO_MEMORY. */
+maildex_status_t maildex__gone_open(maildex_db_t *db, const maildex_index_options_t *opts,
                                     struct maildex__gone **out);
 void maildex__gone_free(struct maildex__gone *g);
 

@@ -555,8 +555,13 @@ static void record_mtimes(struct run *r)
         sqlite3_stmt *stmt;
         /* An unlisted directory's recorded mtime is still right: rewriting it would make every
          * no-op `new` a write transaction (and a checkpoint). */
-        if (d->id <= 0 || !d->listed || g_hash_table_contains(r->unsafe_dirs, d))
+        if (d->id <= 0 || !d->listed)
             continue;
+        if (g_hash_table_contains(r->unsafe_dirs, d)) {
+            if (r->opts->relist)
+                r->opts->relist(r->opts->data, d->path);
+            continue;
+        }
         r->st = maildex__stmt(r->db, MAILDEX__STMT_DIR_SET_MTIME, &stmt);
         if (r->st)
             break;
@@ -716,7 +721,7 @@ maildex_status_t maildex_index(maildex_db_t *db, const maildex_index_options_t *
     if (r.st == MAILDEX_STATUS_OK)
         r.st = maildex__renames_finish(db);
     if (r.st == MAILDEX_STATUS_OK)
-        r.st = maildex__gone_open(db, opts->mail_root_device, opts->mail_root_inode, &r.gone);
+        r.st = maildex__gone_open(db, opts, &r.gone);
     if (r.st == MAILDEX_STATUS_OK)
         r.st = scan_phase(&r);
     if (r.st == MAILDEX_STATUS_OK) {
