@@ -50,6 +50,13 @@ with_asan() {
     "$@"
 }
 
+# asan_env: what with_asan sets, as NAME=VALUE words for env, for a command the test writes into a
+# script (an ssh stand-in) rather than runs; nothing when the library has no sanitizer.
+asan_env() {
+    abi_sanitized || return 0
+    echo "LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}
+
 # abi_build_walker: compiles test/libnotmuch/walk.c against the system's notmuch.h into $ABI_WALK
 # (with the sanitizers when this build's library has them), or skips the whole script when there is
 # no compiler or no notmuch.h (Debian's libnotmuch-dev).
