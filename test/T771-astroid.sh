@@ -139,8 +139,9 @@ press() {
     label=$TMP_DIRECTORY/$1.$2
     shift 2
     python3 "$srcdir/test/libnotmuch/xkeys.py" "$win" "$@" 2>> "$label.err"
+    # A thread's tab is labelled by the thread's id until its messages are loaded, then by its subject.
     n=0
-    while [ "$(title)" = "$old" ] && [ $n -lt 300 ]; do
+    while { [ "$(title)" = "$old" ] || title | grep -q -x '[0-9a-f]\{16\}'; } && [ $n -lt 300 ]; do
         sleep 0.1
         n=$((n + 1))
     done
