@@ -22,10 +22,12 @@ test_require astroid
 test_require Xvfb
 test_require xwininfo
 differential_setup "deleted;spam;"
-unset XDG_CACHE_HOME XDG_RUNTIME_HOME DBUS_SESSION_BUS_ADDRESS || true
+unset XDG_CACHE_HOME XDG_RUNTIME_HOME DBUS_SESSION_BUS_ADDRESS WAYLAND_DISPLAY || true
 # No accessibility bus (GTK would look for one and warn), and no session bus: astroid would hand its
-# command line to an instance already registered there instead of starting.
-export NO_AT_BRIDGE=1
+# command line to an instance already registered there instead of starting. X only: a desktop's
+# Wayland session would otherwise take the window.
+NO_AT_BRIDGE=1 GDK_BACKEND=x11
+export NO_AT_BRIDGE GDK_BACKEND
 
 # The same mail twice: the poll script tags, and with synchronize_flags a tag renames files, so each
 # store has its own copy (cp -p keeps the mtimes bench/gen gave).
