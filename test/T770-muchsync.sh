@@ -7,8 +7,8 @@
 # config. The same script runs between two notmuch stores (Debian's libnotmuch and notmuch) and
 # between two maildex stores (`maildex exec` on both sides).
 #
-# On notmuch both stores end equal: every message with the same tags and the same files (paths
-# relative to the mail root). On maildex muchsync cannot run, and the test checks that it stops at
+# On notmuch both stores end equal: every message with the same tags and its files in the same
+# folders (relative to the mail root; muchsync names each copy anew). On maildex muchsync cannot run, and the test checks that it stops at
 # once and harms nothing: muchsync does not keep its replica through libnotmuch alone, it opens
 # notmuch's Xapian database `.notmuch/xapian` with libxapian and reads notmuch's terms (K tags,
 # XDIRECTORY, XFDIRENTRY, the Tghost term, the Message-ID value) and the Xapian document id it takes
