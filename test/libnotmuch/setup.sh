@@ -50,6 +50,13 @@ with_asan() {
     "$@"
 }
 
+# asan_env: what with_asan sets, as NAME=VALUE words for env, for a command the test writes into a
+# script (an ssh stand-in) rather than runs; nothing when the library has no sanitizer.
+asan_env() {
+    abi_sanitized || return 0
+    echo "LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}
+
 # abi_build_walker: compiles test/libnotmuch/walk.c against the system's notmuch.h into $ABI_WALK
 # (with the sanitizers when this build's library has them), or skips the whole script when there is
 # no compiler or no notmuch.h (Debian's libnotmuch-dev).
@@ -78,4 +85,17 @@ abi_find_python() {
             break
         fi
     done
+}
+
+# abi_skip_rest SUBTESTS: while this build has no library, counts each subtest named in SUBTESTS (one
+# a line) as skipped with abi_skip_reason and ends the script: the plan names what would have run.
+abi_skip_rest() {
+    abi_have_lib && return 0
+    while read -r t; do
+        test_begin_subtest "$t"
+        test_skip_ "$abi_skip_reason"
+    done <<EOF_SUBTESTS
+$1
+EOF_SUBTESTS
+    test_done
 }
