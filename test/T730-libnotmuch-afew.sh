@@ -8,7 +8,7 @@
 # header filter; the mail (bench/gen, plus a spam message) is indexed with new.tags=new, as afew
 # users set it, and one thread is killed beforehand. Afterwards every message must carry the same
 # tags in both stores (`dump`, sorted). A smoke test of tags only: the afew differential with
-# MailMover rules belongs to the clients issue. Until this build has the library, the maildex half
+# MailMover rules is T750. Until this build has the library, the maildex half
 # is skipped and the notmuch half checks that afew ran and tagged.
 . "$(dirname "$0")/test-lib.sh"
 . "$srcdir/test/libnotmuch/setup.sh"

@@ -10,7 +10,7 @@
 # entries, each a symbolic link of the same name to the same file (its path under the mail root),
 # and the output, exit status and tags must be the same. With -r the copy linked for a message with
 # several files is the first file, which notmuch and maildex choose differently
-# (doc/notmuch-differences.md, "libnotmuch"): those are compared by Message-ID.
+# (doc/notmuch-differences.md, "The order of a message's files"): those are compared by Message-ID.
 . "$(dirname "$0")/test-lib.sh"
 . "$srcdir/test/libnotmuch/setup.sh"
 test_require notmuch-mutt
