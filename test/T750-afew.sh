@@ -24,6 +24,8 @@ NM_DIR=$TMP_DIRECTORY/mail-notmuch
 sed -i "s|^path=.*|path=$NM_DIR|" "$NOTMUCH_CONFIG"
 afew_configs "$NOTMUCH_CONFIG" "$MAILDEX_CONFIG"
 
+# max_age adds a bare range of seconds since the epoch (from 20 years ago to now) to every move
+# query: all the generated mail (2019 to 2024) is inside it until 2039.
 afew_user_config <<'EOF'
 [SpamFilter]
 [KillThreadsFilter]
@@ -35,6 +37,7 @@ sent_tag = sent
 
 [MailMover]
 folders = INBOX Archive Sent lists/dev
+max_age = 7300
 INBOX = 'tag:deleted':Trash 'tag:spam':Trash 'NOT tag:inbox':Archive
 Archive = 'tag:inbox AND NOT tag:sent':INBOX 'tag:deleted':Trash
 Sent = 'NOT tag:sent':Archive
