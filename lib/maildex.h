@@ -202,7 +202,8 @@ typedef enum {
 /* What one maildex_index() run did. */
 typedef struct {
     uint64_t files_found;      /* files to look at: new ones in changed directories (all, first time) */
-    uint64_t files_processed;  /* files read and parsed */
+    uint64_t files_processed;  /* new names in changed directories: files read and parsed, and
+                                  known files found renamed (notmuch's "Processed") */
     uint64_t messages_added;   /* new Message-IDs */
     uint64_t messages_removed; /* messages whose last file disappeared */
     uint64_t renames;          /* files that moved, or were added to or removed from a message that

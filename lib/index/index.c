@@ -315,6 +315,8 @@ static bool try_rename(struct run *r, struct maildex__scan_dir *d, const char *n
     } else if (r->st == MAILDEX_STATUS_OK) {
         r->st = maildex__store_move_file(r->db, removal->file_id, &to, r->add.synchronize_flags);
         r->stats->renames++;
+        /* notmuch counts every new name in a directory it lists as processed, renames too. */
+        r->stats->files_processed++;
     }
     count_file_done(r, path);
     return true;
