@@ -288,4 +288,27 @@ maildex new > "$TMP_DIRECTORY/out" 2>&1
 test_expect_equal "$(tail -n 1 "$TMP_DIRECTORY/out")|$(maildex search --output=files id:delivered@x)" \
     "Added 1 new message to the database.|$MAIL_DIR/race/cur/1900000001.1_1.host:2,"
 
+
+# mbsync gives a message a new UID by renaming it (",U=5" to ",U=6"), and renames it again (",U=7")
+# between the walk and the read: the name the walk listed vanished, but it is the same file under
+# the same unique name (the ",U=" field is not part of it). Not an error (main exited 75 with "Error
+# opening"), and the message keeps its tags; the next run finds the rename without reading the mail.
+printf 'From: a@example.org\nSubject: uid\nMessage-Id: <uid@x>\nDate: Fri, 05 Jan 2001 15:43:00 +0000\n\nbody\n' \
+    > "$MAIL_DIR/race/cur/1900000002.2_1.host,U=5:2,S"
+maildex new > /dev/null 2>&1
+maildex tag +keep -- id:uid@x
+mv "$MAIL_DIR/race/cur/1900000002.2_1.host,U=5:2,S" "$MAIL_DIR/race/cur/1900000002.2_1.host,U=6:2,S"
+with_shim MAILDEX_TEST_VANISH="$MAIL_DIR/race/cur/1900000002.2_1.host,U=6:2,S" \
+    MAILDEX_TEST_VANISH_TO="$MAIL_DIR/race/cur/1900000002.2_1.host,U=7:2,S" maildex new > "$TMP_DIRECTORY/out" 2>&1
+rc=$?
+test_begin_subtest "a new UID given twice, the second between the walk and the read: exit 0, no error, tags kept"
+test_expect_equal "$rc|$(cat "$TMP_DIRECTORY/out")|$(maildex search --output=tags id:uid@x | tr '\n' ' ')" \
+    "0|No new mail.|inbox keep "
+
+test_begin_subtest "... and the next run finds the rename: the name with the new UID, the tags"
+maildex new > "$TMP_DIRECTORY/out" 2>&1
+test_expect_equal "$(cat "$TMP_DIRECTORY/out")|$(maildex search --output=files id:uid@x)|$(maildex search --output=tags id:uid@x | tr '\n' ' ')|$(maildex_store_check)" \
+    "Processed 1 file in almost no time.
+No new mail. Detected 1 file rename.|$MAIL_DIR/race/cur/1900000002.2_1.host,U=7:2,S|inbox keep |ok"
+
 test_done

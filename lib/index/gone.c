@@ -42,11 +42,12 @@ struct maildex__gone {
  * a change made just after the run began may carry a time just before it. */
 #define STAMP_LAG 20000000
 
-/* A file of a directory by its Maildir unique name: the name itself, or it followed by ":2,..."
- * (':' + 1 is ';'), through the (directory, name) index. */
+/* A file of a directory by its Maildir unique name (maildex__maildir_base_len): the name itself,
+ * or it followed by fields (",U=...") or the info (":2,..."); ',' + 1 is '-' and ':' + 1 is ';'.
+ * Through the (directory, name) index. */
 static const char SAME_BASE_SQL[] =
-    "SELECT 1 FROM files WHERE directory = ?1 AND (name = ?2 OR (name >= ?2 || ':' AND "
-    "name < ?2 || ';')) LIMIT 1";
+    "SELECT 1 FROM files WHERE directory = ?1 AND (name = ?2 OR (name >= ?2 || ',' AND "
+    "name < ?2 || '-') OR (name >= ?2 || ':' AND name < ?2 || ';')) LIMIT 1";
 
 static char *base_of(const char *name)
 {

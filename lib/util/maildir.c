@@ -13,8 +13,7 @@ const size_t maildex__flag_tag_count = sizeof maildex__flag_tags / sizeof mailde
 
 size_t maildex__maildir_base_len(const char *name)
 {
-    const char *colon = strchr(name, ':');
-    return colon ? (size_t) (colon - name) : strlen(name);
+    return strcspn(name, ":,");
 }
 
 const char *maildex__maildir_flags(const char *name)

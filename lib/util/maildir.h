@@ -21,8 +21,10 @@ extern const size_t maildex__flag_tag_count;
  * ctx: the one way a path in the mail store is put together. */
 char *maildex__path_join(void *ctx, const char *root, const char *dir, const char *name);
 
-/* Length of the unique part of a Maildir file name: everything before the first ':' (mbsync and
- * the Maildir spec put the info after it). */
+/* Length of the unique part of a Maildir file name: everything before the info (':', where the
+ * Maildir spec puts it) and before the first ',': the fields sync tools add to the name and change
+ * by renaming the file (mbsync's ",U=uid", Dovecot's ",S=size,W=vsize"), so a file renamed with a
+ * new UID is still the same file. A ',' in the unique part itself is written \054 by the spec. */
 size_t maildex__maildir_base_len(const char *name);
 
 /* The flags after ":2," or NULL when the name has no Maildir info. Points into name. */

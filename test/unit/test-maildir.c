@@ -58,6 +58,9 @@ TEST(name_parts)
     bool is_new = true;
 
     ASSERT_EQ(maildex__maildir_base_len("a.b:2,S"), 3);
+    ASSERT_EQ(maildex__maildir_base_len("a.b,U=17:2,S"), 3);     /* mbsync's UID field */
+    ASSERT_EQ(maildex__maildir_base_len("a.b,S=5,W=6:2,"), 3);   /* Dovecot's size fields */
+    ASSERT_EQ(maildex__maildir_base_len("a\\054b"), 6);         /* the spec's escaped ',' */
     ASSERT_STR_EQ(maildex__maildir_flags("a:2,FS"), "FS");
     ASSERT(maildex__maildir_flags("a") == NULL);
     ASSERT(maildex__maildir_is_leaf("INBOX/cur", &is_new) && !is_new);
