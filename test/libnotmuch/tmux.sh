@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tmux.sh: what the tests of the terminal clients (T760 alot, T761 aerc, T762 neomutt) share, sourced
+# after setup.sh: a tmux server of the test's own (a private socket, no user config) running one
+# client in a 200x50 pane, keys sent to it, and waits on what the pane shows. A wait polls the screen
+# until the text is there or its time is up, never sleeps a fixed time as synchronisation: on a
+# loaded two-core machine a client may take seconds to draw. The server is killed when the script
+# exits, whatever happens. Nothing here knows a client.
+
+test_require tmux
+# A test run from inside tmux must not talk to the user's server.
+unset TMUX TMUX_PANE || true
+# The socket in a directory of its own, short (a socket's path has at most 107 bytes) and removed
+# with the server: tmux leaves the file behind.
+TUI_DIR=$(mktemp -d "${TMPDIR:-/tmp}/maildex-tui.XXXXXX")
+trap 'tui kill-server 2>/dev/null; rm -rf "$TUI_DIR"' EXIT
+# The screen a failed wait saw, for the subtest's message.
+TUI_SCREEN=$TMP_DIRECTORY/screen
+
+tui() {
+    tmux -S "$TUI_DIR/socket" -f /dev/null "$@"
+}
+
+# tui_start NAME COMMAND...: COMMAND in a new session NAME (200 columns, 50 lines), from the test's
+# directory and environment; the pane stays after COMMAND exits, and $TMP_DIRECTORY/NAME.status
+# then holds its exit status, $TMP_DIRECTORY/NAME.stderr its stderr.
+tui_start() {
+    tui_pane=$1
+    shift
+    rm -f "$TMP_DIRECTORY/$tui_pane.status"
+    printf '#!/bin/sh\n"$@" 2> "%s"\necho $? > "%s"\n' \
+        "$TMP_DIRECTORY/$tui_pane.stderr" "$TMP_DIRECTORY/$tui_pane.status" > "$TMP_DIRECTORY/$tui_pane.run"
+    # one command queue: the option is set before the server can see the client end
+    tui new-session -d -s "$tui_pane" -x 200 -y 50 sh "$TMP_DIRECTORY/$tui_pane.run" "$@" \; \
+        set-option -t "$tui_pane" remain-on-exit on > /dev/null
+}
+
+# tui_screen NAME: what the pane shows, one line a row.
+tui_screen() {
+    tui capture-pane -p -t "$1" 2>/dev/null
+}
+
+# tui_keys NAME KEY...: tmux's send-keys (key names: Enter, Escape, C-x; -l for literal text).
+tui_keys() {
+    tui_pane=$1
+    shift
+    tui send-keys -t "$tui_pane" "$@"
+}
+
+# tui_until NAME SECONDS COMMAND...: captures the pane into $TUI_SCREEN and runs COMMAND (which reads
+# it) until COMMAND succeeds; returns 1 when it has not after SECONDS. The last screen seen stays in
+# $TUI_SCREEN either way.
+tui_until() {
+    tui_pane=$1 tui_end=$(($(date +%s) + $2))
+    shift 2
+    while :; do
+        tui_screen "$tui_pane" > "$TUI_SCREEN"
+        "$@" && return 0
+        [ "$(date +%s)" -ge "$tui_end" ] && return 1
+        sleep 0.1
+    done
+}
+
+# tui_wait NAME TEXT [SECONDS]: waits (30 s unless told) until the pane shows TEXT (a fixed string).
+tui_wait() {
+    tui_until "$1" "${3:-30}" grep -q -F -e "$2" "$TUI_SCREEN"
+}
+
+# tui_wait_re NAME REGEX [SECONDS]: waits until a line of the pane matches REGEX (extended).
+tui_wait_re() {
+    tui_until "$1" "${3:-30}" grep -q -E -e "$2" "$TUI_SCREEN"
+}
+
+# tui_wait_gone NAME TEXT [SECONDS]: waits until the pane no longer shows TEXT.
+tui_wait_gone() {
+    tui_until "$1" "${3:-30}" tui_lacks_ "$2"
+}
+tui_lacks_() {
+    ! grep -q -F -e "$1" "$TUI_SCREEN"
+}
+
+# tui_expect NAME TEXT [SECONDS]: a subtest that passes when the pane shows TEXT in time, and
+# otherwise fails with the screen (and the client's exit status and stderr, when it has ended).
+tui_expect() {
+    if tui_wait "$@"; then
+        test_ok_
+    else
+        test_failure_ "$(printf 'the screen does not show: %s\n' "$2"; cat "$TUI_SCREEN"; tui_ended "$1")"
+    fi
+}
+
+# tui_ended NAME: "exit N" and the stderr of a client that has ended, else nothing.
+tui_ended() {
+    if [ -f "$TMP_DIRECTORY/$1.status" ]; then
+        echo "the client has ended: exit $(cat "$TMP_DIRECTORY/$1.status")"
+        tail -n 20 "$TMP_DIRECTORY/$1.stderr"
+    fi
+}
+
+# tui_poll SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS have passed (what reaches the
+# store after a key: the client writes in its own time).
+tui_poll() {
+    tui_end=$(($(date +%s) + $1))
+    shift
+    until "$@"; do
+        [ "$(date +%s)" -ge "$tui_end" ] && return 1
+        sleep 0.1
+    done
+}
+
+# tui_wait_file FILE [SECONDS]: waits (30 s unless told) until FILE exists (a client's exit status,
+# an editor's mark).
+tui_wait_file() {
+    tui_poll "${2:-30}" test -e "$1"
+}
