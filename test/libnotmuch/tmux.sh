@@ -4,7 +4,8 @@
 # client in a 200x50 pane, keys sent to it, and waits on what the pane shows. A wait polls the screen
 # until the text is there or its time is up, never sleeps a fixed time as synchronisation: on a
 # loaded two-core machine a client may take seconds to draw. The server is killed when the script
-# exits, whatever happens. Nothing here knows a client.
+# exits, whatever happens. Each client keeps its config and state in the test's directory, and all
+# three show the same mail (tui_mail). Nothing here knows a client.
 
 test_require tmux
 # A test run from inside tmux must not talk to the user's server.
@@ -13,6 +14,11 @@ unset TMUX TMUX_PANE || true
 # with the server: tmux leaves the file behind.
 TUI_DIR=$(mktemp -d "${TMPDIR:-/tmp}/maildex-tui.XXXXXX")
 trap 'tui kill-server 2>/dev/null; rm -rf "$TUI_DIR"' EXIT
+# Each client's config, data, cache and state in the test's directory (HOME is there already).
+XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg/config XDG_DATA_HOME=$TMP_DIRECTORY/xdg/data
+XDG_CACHE_HOME=$TMP_DIRECTORY/xdg/cache XDG_STATE_HOME=$TMP_DIRECTORY/xdg/state
+export XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 # The screen a failed wait saw, for the subtest's message.
 TUI_SCREEN=$TMP_DIRECTORY/screen
 
@@ -88,6 +94,19 @@ tui_expect() {
     fi
 }
 
+# tui_expect_screen NAME EXPECTED COMMAND...: a subtest that passes when COMMAND (a filter reading
+# $TUI_SCREEN) prints EXPECTED, polled for up to 30 s while the client draws; otherwise it fails with
+# what COMMAND printed last.
+tui_expect_screen() {
+    tui_want=$2 tui_of=$1
+    shift 2
+    tui_until "$tui_of" 30 tui_prints_ "$@"
+    test_expect_equal "$("$@")" "$tui_want"
+}
+tui_prints_() {
+    [ "$("$@")" = "$tui_want" ]
+}
+
 # tui_ended NAME: "exit N" and the stderr of a client that has ended, else nothing.
 tui_ended() {
     if [ -f "$TMP_DIRECTORY/$1.status" ]; then
@@ -111,4 +130,29 @@ tui_poll() {
 # an editor's mark).
 tui_wait_file() {
     tui_poll "${2:-30}" test -e "$1"
+}
+
+# tui_known FILE ID SUBJECT FROM DATE [PARENT]: one message of tui_mail's known threads, in INBOX/new.
+tui_known() {
+    mkdir -p "$MAIL_DIR/INBOX/new"
+    {
+        printf 'From: %s\nTo: Notmuch Test Suite <test_suite@notmuchmail.org>\n' "$4"
+        printf 'Subject: %s\nDate: %s\nMessage-ID: <%s@example.org>\n' "$3" "$5" "$2"
+        [ -n "${6:-}" ] && printf 'In-Reply-To: <%s@example.org>\nReferences: <%s@example.org>\n' "$6" "$6"
+        printf '\nThe text of %s.\n' "$2"
+    } > "$MAIL_DIR/INBOX/new/$1"
+}
+
+# tui_mail: the mail the clients show, indexed: bench/gen's 40 messages (seed 5) and, newer than all
+# of them and unread, three threads whose subjects a test looks for: "Lunch on Friday" (three
+# messages, lunch-1@example.org and its two replies; the newest thread), "Server maintenance window"
+# (window-1), "Quarterly report figures" (report-1). Each message's text is "The text of ID."
+tui_mail() {
+    python3 "$srcdir/bench/gen" --count 40 --seed 5 "$MAIL_DIR" > /dev/null
+    tui_known 1 lunch-1 "Lunch on Friday" "Alice Example <alice@example.org>" "Thu, 06 Mar 2025 10:00:00 +0000"
+    tui_known 2 lunch-2 "Re: Lunch on Friday" "Bob Builder <bob@example.com>" "Thu, 06 Mar 2025 11:00:00 +0000" lunch-1
+    tui_known 3 lunch-3 "Re: Lunch on Friday" "Carol Singer <carol@example.net>" "Thu, 06 Mar 2025 12:00:00 +0000" lunch-1
+    tui_known 4 report-1 "Quarterly report figures" "Dave Counter <dave@example.com>" "Tue, 04 Mar 2025 09:00:00 +0000"
+    tui_known 5 window-1 "Server maintenance window" "Erin Admin <erin@example.net>" "Wed, 05 Mar 2025 08:00:00 +0000"
+    maildex new > /dev/null 2>&1
 }
