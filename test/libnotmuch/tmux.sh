@@ -107,6 +107,31 @@ tui_prints_() {
     [ "$("$@")" = "$tui_want" ]
 }
 
+# tui_command NAME TEXT: TEXT typed at the client's ':' prompt, and Enter. Each key goes after the
+# screen shows what the one before did: alot loses keys sent together, and a key typed before the
+# prompt opens would be a command of its own.
+tui_command() {
+    tui_keys "$1" :
+    tui_wait_re "$1" "^:" 10
+    tui_keys "$1" -l "$2"
+    tui_wait "$1" ":$2" 10
+    tui_keys "$1" Enter
+}
+
+# tui_answer NAME PROMPT TEXT: TEXT typed when a line starts with PROMPT, and Enter.
+tui_answer() {
+    tui_wait_re "$1" "^$2" 10
+    tui_keys "$1" -l "$3"
+    tui_wait "$1" "$2 $3" 10
+    tui_keys "$1" Enter
+}
+
+# tui_known_rows SED: what the pane shows of tui_mail's known messages, each from its sender to the
+# end of its line, through the sed script SED (a list's rows, for tui_expect_screen).
+tui_known_rows() {
+    grep -E -o '(Carol Singer|Bob Builder|Alice Example|Erin Admin|Dave Counter) .*' "$TUI_SCREEN" | sed "$1"
+}
+
 # tui_ended NAME: "exit N" and the stderr of a client that has ended, else nothing.
 tui_ended() {
     if [ -f "$TMP_DIRECTORY/$1.status" ]; then
