@@ -99,7 +99,7 @@ fi
 # What Debian's libnotmuch gives the same draft on notmuch's database: the draft tag alone (the file
 # had S when alot wrote it), the flags D and S.
 test_begin_subtest "the draft: alot's draft tag alone, a reply to the lunch mail, in its thread"
-test_expect_equal "$(maildex search --output=tags '"Friday at noon"' | tr '\n' ' '):$(grep -c '^In-Reply-To: <lunch-1@example.org>' "$(drafts)"):$(maildex count 'thread:{id:lunch-1@example.org}')" \
+test_expect_equal "$(maildex search --output=tags '"Friday at noon"' | tr '\n' ' '):$(grep -c -s '^In-Reply-To: <lunch-1@example.org>' "$(drafts)"):$(maildex count 'thread:{id:lunch-1@example.org}')" \
     "draft :1:4"
 
 test_begin_subtest "the envelope, saved, closes without sending; alot quits cleanly (exit 0)"

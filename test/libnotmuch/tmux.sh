@@ -21,6 +21,11 @@ export XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME
 mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 # The screen a failed wait saw, for the subtest's message.
 TUI_SCREEN=$TMP_DIRECTORY/screen
+# Every wait of a script ends by this time (seconds since the epoch; tui_start sets it 60 s on, or
+# $MAILDEX_TUI_SECONDS): a client that hangs fails the rest of the script in a minute, not in a
+# minute per wait. A client's run takes a few seconds alone, 5 to 10 times as long on a loaded
+# two-core machine.
+TUI_DEADLINE=0
 
 tui() {
     tmux -S "$TUI_DIR/socket" -f /dev/null "$@"
@@ -33,6 +38,7 @@ tui_start() {
     tui_pane=$1
     shift
     rm -f "$TMP_DIRECTORY/$tui_pane.status"
+    TUI_DEADLINE=$(($(date +%s) + ${MAILDEX_TUI_SECONDS:-60}))
     printf '#!/bin/sh\n"$@" 2> "%s"\necho $? > "%s"\n' \
         "$TMP_DIRECTORY/$tui_pane.stderr" "$TMP_DIRECTORY/$tui_pane.status" > "$TMP_DIRECTORY/$tui_pane.run"
     # one command queue: the option is set before the server can see the client end
@@ -52,15 +58,24 @@ tui_keys() {
     tui send-keys -t "$tui_pane" "$@"
 }
 
+# tui_end_ SECONDS: sets tui_end to SECONDS from now, or to $TUI_DEADLINE when that comes first.
+tui_end_() {
+    tui_end=$(($(date +%s) + $1))
+    [ "$TUI_DEADLINE" -gt 0 ] && [ "$TUI_DEADLINE" -lt "$tui_end" ] && tui_end=$TUI_DEADLINE
+    return 0
+}
+
 # tui_until NAME SECONDS COMMAND...: captures the pane into $TUI_SCREEN and runs COMMAND (which reads
-# it) until COMMAND succeeds; returns 1 when it has not after SECONDS. The last screen seen stays in
-# $TUI_SCREEN either way.
+# it) until COMMAND succeeds; returns 1 when it has not after SECONDS, or at once when the client
+# has ended (its screen changes no more). The last screen seen stays in $TUI_SCREEN either way.
 tui_until() {
-    tui_pane=$1 tui_end=$(($(date +%s) + $2))
+    tui_pane=$1
+    tui_end_ "$2"
     shift 2
     while :; do
         tui_screen "$tui_pane" > "$TUI_SCREEN"
         "$@" && return 0
+        [ -f "$TMP_DIRECTORY/$tui_pane.status" ] && return 1
         [ "$(date +%s)" -ge "$tui_end" ] && return 1
         sleep 0.1
     done
@@ -143,7 +158,7 @@ tui_ended() {
 # tui_poll SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS have passed (what reaches the
 # store after a key: the client writes in its own time).
 tui_poll() {
-    tui_end=$(($(date +%s) + $1))
+    tui_end_ "$1"
     shift
     until "$@"; do
         [ "$(date +%s)" -ge "$tui_end" ] && return 1
