@@ -133,9 +133,9 @@ tui_command() {
     tui_keys "$1" Enter
 }
 
-# tui_answer NAME PROMPT TEXT: TEXT typed when a line starts with PROMPT, and Enter.
+# tui_answer NAME PROMPT TEXT: TEXT typed when the pane shows PROMPT, and Enter.
 tui_answer() {
-    tui_wait_re "$1" "^$2" 10
+    tui_wait "$1" "$2" 10
     tui_keys "$1" -l "$3"
     tui_wait "$1" "$2 $3" 10
     tui_keys "$1" Enter
