@@ -24,7 +24,9 @@ tui_mail
 
 # neomutt's config: the notmuch database and the virtual mailboxes; folder names the mail root so
 # that neomutt does not offer to create ~/Mail; newest first; never purge (bench/gen's Trash holds
-# a message with the T flag, which neomutt would offer to delete at exit).
+# a message with the T flag, which neomutt would offer to delete at exit); no GnuPG, which the test
+# needs not (gpgme runs gpgconf at neomutt's start, and gpgconf with ASan's runtime preloaded, as
+# in a --enable-sanitizers build, deadlocks in its first textdomain call).
 mkdir -p "$XDG_CONFIG_HOME/neomutt"
 cat > "$XDG_CONFIG_HOME/neomutt/neomuttrc" <<EOF
 set nm_default_url = "notmuch://$MAIL_DIR"
@@ -33,6 +35,7 @@ set virtual_spool_file = yes
 set folder = "$MAIL_DIR"
 set sort = reverse-date
 set delete = no
+set crypt_use_gpgme = no
 EOF
 
 # shellcheck disable=SC2046 # asan_env's words

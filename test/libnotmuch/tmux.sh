@@ -13,7 +13,7 @@ unset TMUX TMUX_PANE || true
 # The socket in a directory of its own, short (a socket's path has at most 107 bytes) and removed
 # with the server: tmux leaves the file behind.
 TUI_DIR=$(mktemp -d "${TMPDIR:-/tmp}/maildex-tui.XXXXXX")
-trap 'tui kill-server 2>/dev/null; rm -rf "$TUI_DIR"' EXIT
+trap 'tui_stop_; rm -rf "$TUI_DIR"' EXIT
 # Each client's config, data, cache and state in the test's directory (HOME is there already).
 XDG_CONFIG_HOME=$TMP_DIRECTORY/xdg/config XDG_DATA_HOME=$TMP_DIRECTORY/xdg/data
 XDG_CACHE_HOME=$TMP_DIRECTORY/xdg/cache XDG_STATE_HOME=$TMP_DIRECTORY/xdg/state
@@ -29,6 +29,15 @@ TUI_DEADLINE=0
 
 tui() {
     tmux -S "$TUI_DIR/socket" -f /dev/null "$@"
+}
+
+# tui_stop_: kills a client still running when the script ends (a failed run) and the server. The
+# client first: one stuck in a read ignores the hangup the server's end sends it.
+tui_stop_() {
+    for tui_pid in $(tui list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+        pkill -KILL -P "$tui_pid" 2>/dev/null
+    done
+    tui kill-server 2>/dev/null
 }
 
 # tui_start NAME COMMAND...: COMMAND in a new session NAME (200 columns, 50 lines), from the test's
