@@ -4,7 +4,7 @@
 # through `maildex exec alot`, driven in tmux as a person would: it starts on a maildex store and
 # shows the thread list of its search (the subjects and thread sizes of known mail on screen, the
 # count in its status bar), opens a thread (the message's headers and text), tags the message with
-# its tag command (the tag on screen, and in the store: `maildex search`), and writes a reply into a
+# its tag command (the tag in the store: `maildex search`), and writes a reply into a
 # draft (the reply command, an editor that is a script writing the text, the envelope's save key):
 # the draft is a file in the Drafts Maildir, indexed with alot's draft tag. After alot quits (exit 0),
 # `maildex new` finds nothing the library left out of the store. The mail is tui_mail's
@@ -63,7 +63,7 @@ tui_expect alot "$(maildex count tag:inbox) of $(maildex count tag:inbox) messag
 tui_keys alot Enter
 test_begin_subtest "opening a thread shows its message: headers and text"
 tui_expect alot "The text of lunch-1."
-test_begin_subtest "the thread's status bar names it and its message count"
+test_begin_subtest "the status bar names the thread"
 tui_expect alot "[1: thread] Lunch on Friday"
 
 tui_command alot "tag todo"
