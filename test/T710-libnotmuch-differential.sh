@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Differential test of maildex's libnotmuch.so.5 against Debian's (issue 28, "Done when": the
 # differential test). A generated Maildir (bench/gen: 250 files, threads, duplicates, flags, a ghost
-# root) is indexed by the real `notmuch new` and by `maildex new`, with one config file; some mail is
+# root) is indexed by the real `notmuch new` and by `maildex new`, each on its own copy; some mail is
 # tagged spam (excluded by search.exclude_tags). Then two clients, test/libnotmuch/walk.c (built here
 # against the system's notmuch.h) and test/libnotmuch/walk.py (Debian's python3-notmuch2), run in
 # turn on each store: notmuch's through Debian's library (LD_LIBRARY_PATH unset) and maildex's
@@ -28,15 +28,19 @@ abi_find_python notmuch2
 CONFIG=$NOTMUCH_CONFIG
 
 python3 "$srcdir/bench/gen" --count 250 --seed 3 "$MAIL_DIR" > "$TMP_DIRECTORY/gen.json"
-if ! abi_have_lib; then
-    # the self-check's second store, from the same mail before anything renames a file
-    cp -a "$MAIL_DIR" "$TMP_DIRECTORY/mail-self"
-    sed "s|^path=.*|path=$TMP_DIRECTORY/mail-self|" "$CONFIG" > "$TMP_DIRECTORY/config-self"
-fi
+# The second store (maildex's, or the self-check's second notmuch store) has a copy of the mail made
+# before anything renames a file: the writes sync Maildir flags, which renames files under the
+# other store's feet.
+SECOND=$TMP_DIRECTORY/mail-second
+cp -a "$MAIL_DIR" "$SECOND"
+sed "s|^path=.*|path=$SECOND|" "$CONFIG" > "$TMP_DIRECTORY/config-second"
 "$NOTMUCH" new > /dev/null 2>&1
-maildex new > /dev/null 2>&1
 "$NOTMUCH" tag +spam -- folder:Trash > /dev/null 2>&1
-maildex tag +spam -- folder:Trash > /dev/null 2>&1
+if abi_have_lib; then
+    MAILDEX_CONFIG=$TMP_DIRECTORY/config-second
+    maildex new > /dev/null 2>&1
+    maildex tag +spam -- folder:Trash > /dev/null 2>&1
+fi
 
 # Message ids the queries name, picked from notmuch's store (both hold the same mail).
 first_of() { "$NOTMUCH" search --output=messages --sort=oldest-first --limit=1 "$1" | sed 's/^id://'; }
@@ -195,7 +199,7 @@ files="c.before c.write c.after"
 [ -n "$ABI_PYTHON" ] && files="$files py.before py.write py.after"
 
 if abi_have_lib; then
-    run_side maildex on_ours "$CONFIG" "$MAIL_DIR"
+    run_side maildex on_ours "$TMP_DIRECTORY/config-second" "$SECOND"
     test_begin_subtest "maildex: no walk wrote to stderr"
     test_expect_equal "$(cat "$TMP_DIRECTORY"/maildex/*.stderr)" ""
     counts_match maildex maildex
@@ -207,9 +211,9 @@ if abi_have_lib; then
     done
 else
     # The clients and the comparison on notmuch against itself: a second store from the same mail.
-    ( cd "$TMP_DIRECTORY" && NOTMUCH_CONFIG=$TMP_DIRECTORY/config-self "$NOTMUCH" new > /dev/null 2>&1 &&
-      NOTMUCH_CONFIG=$TMP_DIRECTORY/config-self "$NOTMUCH" tag +spam -- folder:Trash > /dev/null 2>&1 )
-    run_side self on_debian "$TMP_DIRECTORY/config-self" "$TMP_DIRECTORY/mail-self"
+    ( cd "$TMP_DIRECTORY" && NOTMUCH_CONFIG=$TMP_DIRECTORY/config-second "$NOTMUCH" new > /dev/null 2>&1 &&
+      NOTMUCH_CONFIG=$TMP_DIRECTORY/config-second "$NOTMUCH" tag +spam -- folder:Trash > /dev/null 2>&1 )
+    run_side self on_debian "$TMP_DIRECTORY/config-second" "$SECOND"
     for f in $files; do
         compare whole "notmuch against a second notmuch store (the clients are deterministic): $f" \
             "$TMP_DIRECTORY/notmuch/$f" "$TMP_DIRECTORY/self/$f"

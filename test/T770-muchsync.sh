@@ -48,7 +48,7 @@ for name in notmuch maildex; do
     notmuch) run="env NOTMUCH_CONFIG=$TMP_DIRECTORY/notmuch/server.cfg" ;;
     # The client may run on Debian's library (no sanitizer runtime to inherit): the server side
     # brings its own when maildex's library needs it.
-    maildex) run="env $(asan_env) maildex --config=$TMP_DIRECTORY/maildex/server.cfg exec" ;;
+    maildex) run="$(asan_env) maildex --config=$TMP_DIRECTORY/maildex/server.cfg exec" ;;
     esac
     cat > "$TMP_DIRECTORY/ssh-$name" <<EOF
 #!/bin/sh

@@ -33,13 +33,17 @@ static void change_local(notmuch_message_t *msg, const char *tag, bool add)
     msg->tags[at] = talloc_strdup(msg->tags, tag);
 }
 
-/* Writes the message's whole tag set (frozen changes at the last thaw). */
-static notmuch_status_t write_all(notmuch_message_t *msg)
+/* Writes the message's whole tag set (frozen changes at the last thaw), with flags (SYNC_FLAGS when
+ * the files are to follow them). */
+static notmuch_status_t write_all(notmuch_message_t *msg, unsigned flags)
 {
     size_t n = 0;
     maildex_tag_op_t *ops;
     maildex_status_t st;
+    notmuch_status_t nst = nm_message_load_tags(msg); /* forgotten by a reindex: the store's, not a crash */
 
+    if (nst != NOTMUCH_STATUS_SUCCESS)
+        return nst;
     while (msg->tags[n])
         n++;
     ops = talloc_array(msg, maildex_tag_op_t, n + 1);
@@ -47,9 +51,22 @@ static notmuch_status_t write_all(notmuch_message_t *msg)
         return NOTMUCH_STATUS_OUT_OF_MEMORY;
     for (size_t i = 0; i < n; i++)
         ops[i] = (maildex_tag_op_t){msg->tags[i], true};
-    st = maildex_db_tag_message(msg->db->mdb, msg->id, ops, n, MAILDEX_TAG_REMOVE_ALL, NULL);
+    st = maildex_db_tag_message(msg->db->mdb, msg->id, ops, n, MAILDEX_TAG_REMOVE_ALL | flags, NULL);
     talloc_free(ops);
     return nm_error(msg->db, st, "changing tags");
+}
+
+/* Tag changes made while frozen, written now with flags. notmuch keeps them in its in-memory document,
+ * which tags_to_maildir_flags reads the flags from (and writes whole when it renames a file) and
+ * maildir_flags_to_tags changes; ours live only in this object, and both calls work on the store's
+ * tags and then read them back, so the changes go to the store first: otherwise the flags would miss
+ * them and the reread would drop them (alot tags inside freeze/thaw and syncs the flags in between). */
+static notmuch_status_t write_frozen(notmuch_message_t *msg, unsigned flags)
+{
+    if (!msg->frozen_changed)
+        return NOTMUCH_STATUS_SUCCESS;
+    msg->frozen_changed = false;
+    return write_all(msg, flags);
 }
 
 static notmuch_status_t change(notmuch_message_t *msg, const char *tag, bool add)
@@ -128,11 +145,7 @@ notmuch_status_t notmuch_message_thaw(notmuch_message_t *msg)
         return NOTMUCH_STATUS_UNBALANCED_FREEZE_THAW;
     if (--msg->frozen == 0 && (st = nm_message_flush(msg)) != NOTMUCH_STATUS_SUCCESS)
         return st;
-    if (msg->frozen == 0 && msg->frozen_changed) {
-        msg->frozen_changed = false;
-        return write_all(msg);
-    }
-    return NOTMUCH_STATUS_SUCCESS;
+    return msg->frozen == 0 ? write_frozen(msg, 0) : NOTMUCH_STATUS_SUCCESS;
 }
 
 /* ---- Maildir flags ---------------------------------------------------------------------------------- */
@@ -145,6 +158,8 @@ notmuch_status_t notmuch_message_maildir_flags_to_tags(notmuch_message_t *msg)
     if (st == NOTMUCH_STATUS_SUCCESS)
         st = nm_writable(msg->db);
     if (st == NOTMUCH_STATUS_SUCCESS)
+        st = write_frozen(msg, 0);
+    if (st == NOTMUCH_STATUS_SUCCESS)
         st = nm_error(msg->db, maildex_db_message_flags_to_tags(msg->db->mdb, msg->id), "changing tags");
     if (st == NOTMUCH_STATUS_SUCCESS) {
         nm_message_forget(msg, true);
@@ -155,12 +170,13 @@ notmuch_status_t notmuch_message_maildir_flags_to_tags(notmuch_message_t *msg)
 
 notmuch_status_t notmuch_message_tags_to_maildir_flags(notmuch_message_t *msg)
 {
+    const unsigned sync = MAILDEX_TAG_SYNC_FLAGS | MAILDEX_TAG_RENAME_ALWAYS;
     notmuch_status_t st = nm_writable(msg->db);
 
-    if (st == NOTMUCH_STATUS_SUCCESS)
-        st = nm_error(msg->db,
-                      maildex_db_tag_message(msg->db->mdb, msg->id, NULL, 0,
-                                             MAILDEX_TAG_SYNC_FLAGS | MAILDEX_TAG_RENAME_ALWAYS, NULL),
+    if (st == NOTMUCH_STATUS_SUCCESS && msg->frozen_changed)
+        st = write_frozen(msg, sync);
+    else if (st == NOTMUCH_STATUS_SUCCESS)
+        st = nm_error(msg->db, maildex_db_tag_message(msg->db->mdb, msg->id, NULL, 0, sync, NULL),
                       "renaming files");
     if (st == NOTMUCH_STATUS_SUCCESS) /* the names changed: read them again when asked */
         nm_message_forget(msg, true);

@@ -43,18 +43,17 @@ on_ours() {
 # with_asan COMMAND...: COMMAND with ASan's runtime preloaded when this build's library needs it, for
 # programs that load the library without being built with ASan (python3 under maildex exec).
 with_asan() {
-    if abi_sanitized; then
-        set -- env LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" \
-            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$@"
-    fi
+    # shellcheck disable=SC2046 # words without blanks
+    set -- $(asan_env) "$@"
     "$@"
 }
 
-# asan_env: what with_asan sets, as NAME=VALUE words for env, for a command the test writes into a
-# script (an ssh stand-in) rather than runs; nothing when the library has no sanitizer.
+# asan_env: prints the words that make a command with_asan's (env and its two variables, or nothing),
+# for a command that a shell function cannot wrap (one tmux runs, an ssh stand-in's script).
 asan_env() {
     abi_sanitized || return 0
-    echo "LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    echo env LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
 
 # abi_build_walker: compiles test/libnotmuch/walk.c against the system's notmuch.h into $ABI_WALK

@@ -200,6 +200,16 @@ def reset(m, prefix, n):
         m.tags.add("inbox")
 
 
+def frozen_flags(m, prefix, n):
+    # walk.c's frozen_flags: the flags give unread back, then alot's way of tagging
+    with m.frozen():
+        m.tags.discard("unread")
+        m.tags.from_maildir_flags()
+        m.tags.add("flagged")
+        m.tags.add(prefix + "-frozen")
+        m.tags.to_maildir_flags()
+
+
 def misuse(m, prefix, n):
     for what, fn in (("add a 201-byte tag", lambda: m.tags.add("x" * 201)),
                      ("remove a tag never set", lambda: m.tags.discard("no-such-tag")),
@@ -228,6 +238,7 @@ def cmd_write(config, prefix):
             change(db, "tag:unread and date:2020..2021", 1000, mark_read, prefix, "remove and add")
             change(db, "*", 5, properties, prefix, "properties")
             change(db, "tag:replied", 3, reset, prefix, "freeze, remove all, add, thaw")
+            change(db, "tag:unread and not tag:flagged", 3, frozen_flags, prefix, "freeze, add, sync flags, thaw")
             change(db, "to:user@work.example.com", 2, lambda m, p, n: m.tags.add("deleted"), prefix, "exclude")
             change(db, "*", 1, misuse, prefix, "misuse")
         try:
