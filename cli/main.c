@@ -167,12 +167,6 @@ static int cli_run(struct cli *cli, int argc, char **argv)
         status = cli_first_run(cli);
         goto done;
     }
-    /* notmuch's words (a maildex names the file too) and status; nothing runs on defaults. */
-    if (!(cli->command->flags & CMD_CONFIG_CREATE) && cli->config->missing) {
-        fprintf(cli->err, "%s\nTry running '%s setup' to create a configuration.\n",
-                config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0), cli_program);
-        goto done;
-    }
     status = cli->command->fn(cli, argc - first, argv + first);
     if (status == CLI_STATUS_HELPED)
         status = EXIT_SUCCESS;

@@ -62,6 +62,22 @@ static int check_uuid(struct cli *cli)
     return 0;
 }
 
+/* Without a config file (a named one missing, or none anywhere) only the commands that make one or
+ * need none run: notmuch's words and status (a maildex names the file, or where it looked, too);
+ * nothing runs on defaults. After --help, which needs no config. */
+static int check_config(struct cli *cli)
+{
+    char *missing;
+
+    if (cli->command->flags & CMD_CONFIG_CREATE)
+        return 0;
+    missing = config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0);
+    if (missing == NULL)
+        return 0;
+    fprintf(cli->err, "%s\nTry running '%s setup' to create a configuration.\n", missing, cli_program);
+    return EXIT_FAILURE;
+}
+
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
     static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
@@ -89,7 +105,7 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
         cli_print_usage(cli, cli->command);
         return -CLI_STATUS_HELPED;
     }
-    if ((rc = check_format_version(cli)) != 0)
+    if ((rc = check_config(cli)) != 0 || (rc = check_format_version(cli)) != 0)
         return -rc;
     if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
         maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE
