@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The start every command gets through cli_start(): its options and the shared ones, --help (the
- * command's usage, as `help COMMAND` prints it), the format version, the database opened as the
+ * command's help from its man page, against the table it has here: help.c), the format version, the database opened as the
  * command's flags say, --uuid checked against it; and finding a command in the table main hands
  * down (cli->commands). Commands never repeat this, and nothing here knows any one command. */
 #include "base.h"
@@ -15,11 +15,6 @@ const struct command *cli_find_command(const struct cli *cli, const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
-}
-
-void cli_print_usage(struct cli *cli, const struct command *c)
-{
-    fprintf(cli->out, "Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
 }
 
 static int check_format_version(struct cli *cli)
@@ -102,7 +97,7 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     if (first < 0)
         return -cli_option_error(cli, first, error);
     if (help) { /* the command does not run; its help page is its output */
-        cli_print_usage(cli, cli->command);
+        cli_print_help(cli, shared);
         return -CLI_STATUS_HELPED;
     }
     if ((rc = check_config(cli)) != 0 || (rc = check_format_version(cli)) != 0)
