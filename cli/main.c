@@ -32,7 +32,7 @@ static const struct command commands[] = {
     {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY},
     {"restore", cmd_restore, CMD_DB_WRITE},
     {"compact", cmd_compact, CMD_DB_WRITE},
-    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS},
+    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS | CMD_NO_CONFIG},
     {"config", cmd_config, CMD_CONFIG_CREATE},
     {"setup", cmd_setup, CMD_CONFIG_CREATE},
     {"help", cmd_help, CMD_CONFIG_CREATE},

@@ -34,6 +34,8 @@ enum command_flags {
     CMD_QUERY = 1 << 4,         /* takes a query: cli_start accepts --query=infix|sexp for it */
     CMD_PROCESS = 1 << 5,       /* owns the process (signals, the terminal, a loop): never run as a
                                  * request of `server` */
+    CMD_NO_CONFIG = 1 << 6,     /* runs when there is no config file anywhere (a client it runs
+                                 * names its own: exec); a named one missing is still refused */
 };
 
 struct cli;

@@ -64,7 +64,7 @@ static int check_config(struct cli *cli)
 {
     char *missing;
 
-    if (cli->command->flags & CMD_CONFIG_CREATE)
+    if ((cli->command->flags & CMD_CONFIG_CREATE) || ((cli->command->flags & CMD_NO_CONFIG) && cli->config->none))
         return 0;
     missing = config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0);
     if (missing == NULL)
