@@ -305,9 +305,12 @@ TEST(named_file_that_is_missing_is_reported)
         ASSERT(missing && strstr(missing, in_home(ctx, "gone")) && strstr(missing, dollar));
         unsetenv(vars[i]);
     }
-    /* Nothing named and nothing in the default locations: notmuch's defaults, silently. */
+    /* Nothing named and nothing in the default locations: refused too, naming where it looked. */
     cfg = config_load(ctx, NULL, &err);
-    ASSERT(cfg != NULL && config_missing(ctx, cfg, true) == NULL);
+    ASSERT(cfg != NULL && cfg->none && !cfg->missing);
+    ASSERT_STR_EQ(config_missing(ctx, cfg, false), "Error: cannot load config file.");
+    missing = config_missing(ctx, cfg, true);
+    ASSERT(missing && strstr(missing, "$MAILDEX_CONFIG (not set)") && strstr(missing, in_home(ctx, ".notmuch-config")));
     /* --config='' means no file, as in notmuch. */
     cfg = config_load(ctx, "", &err);
     ASSERT(cfg != NULL && config_missing(ctx, cfg, true) == NULL);
