@@ -6,18 +6,21 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int cmd_help(struct cli *cli, int argc, char **argv)
 {
     const struct command *c;
+    int width = 0;
 
-    (void) cli;
     if (argc < 2) {
+        for (c = cli->commands; c->name; c++) /* the summaries in one column, however long a name */
+            width = MAX(width, (int) strlen(c->name));
         fprintf(cli->out, "Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
                "maildex indexes the mail in your Maildirs and answers notmuch's queries.\n\n"
                "Commands:\n");
         for (c = cli->commands; c->name; c++)
-            fprintf(cli->out, "  %-9s %s\n", c->name, c->summary);
+            fprintf(cli->out, "  %-*s %s\n", width, c->name, c->summary);
         fprintf(cli->out, "\nGlobal options: --config=FILE, --version, --help.\n"
                "Use 'maildex help COMMAND' for one command, and 'man maildex' for all.\n");
         return EXIT_SUCCESS;

@@ -54,5 +54,5 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
     }
     rc = restore_lines(&r, in, name);
     gzclose_r(in);
-    return rc;
+    return rc ? rc : r.bad_line; /* a skipped line fails the restore, as in notmuch */
 }

@@ -66,6 +66,8 @@ static const struct command commands[] = {
      "[--accumulate] [--format=auto|batch-tag|sup] [--include=config|properties|tags] "
      "[--input=FILE]",
      "Restore tags, properties and stored config from a dump"},
+    {"import-notmuch", cmd_import_notmuch, CMD_DB_WRITE, "[--accumulate] [--quiet]",
+     "Import the tags, properties and stored config of notmuch's database (notmuch dump)"},
     {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
      "Rebuild the database without its free space"},
     {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS, "[--] CLIENT [ARGS...]",

@@ -180,5 +180,5 @@ int restore_lines(struct restore *r, gzFile in, const char *name)
     if (rc == 0 && got < 0)
         rc = cli_error(r->cli, "cannot read '%s': %s", name, why);
     g_ptr_array_free(lines, TRUE);
-    return rc ? rc : r->bad_line;
+    return rc;
 }

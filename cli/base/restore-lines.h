@@ -29,8 +29,8 @@ struct restore {
 
 /* Applies every line of in (plain or gzip; name names it in messages) in atomic sections of 5,000
  * lines, each a transaction of its own unless the caller holds an atomic section around the call.
- * A bad line is warned about and skipped. Returns 0, 1 when a bad line was skipped, or an exit status
- * after reporting why the restore stopped (the input could not be read, the database failed). */
+ * A bad line is warned about and skipped (r->bad_line tells). Returns 0, or an exit status after
+ * reporting why the restore stopped (the input could not be read, the database failed). */
 int restore_lines(struct restore *r, gzFile in, const char *name);
 
 #endif
