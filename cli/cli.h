@@ -36,6 +36,7 @@ command_fn cmd_count;
 command_fn cmd_tag;
 command_fn cmd_dump;
 command_fn cmd_restore;
+command_fn cmd_import_notmuch;
 command_fn cmd_compact;
 command_fn cmd_insert;
 command_fn cmd_show;

@@ -16,8 +16,12 @@ static void print_list(struct cli *cli)
     fprintf(cli->out, "Usage: maildex [--config=FILE] COMMAND [OPTIONS] [ARGS]\n\n"
            "maildex indexes the mail in your Maildirs and answers notmuch's queries.\n\n"
            "Commands:\n");
+    int width = 0;
+
+    for (const struct command *c = cli->commands; c->name; c++) /* one column, however long a name */
+        width = MAX(width, (int) strlen(c->name));
     for (const struct command *c = cli->commands; c->name; c++)
-        fprintf(cli->out, "  %-9s %c%s\n", c->name, g_ascii_toupper(cli_command_summary(c)[0]),
+        fprintf(cli->out, "  %-*s %c%s\n", width, c->name, g_ascii_toupper(cli_command_summary(c)[0]),
                 cli_command_summary(c)[0] ? cli_command_summary(c) + 1 : "");
     fprintf(cli->out, "\nMore pages:\n");
     for (const struct help_page *p = help_pages; p->name; p++)

@@ -31,6 +31,7 @@ static const struct command commands[] = {
     {"purge", cmd_purge, CMD_CONFIG | CMD_QUERY},
     {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY},
     {"restore", cmd_restore, CMD_DB_WRITE},
+    {"import-notmuch", cmd_import_notmuch, CMD_DB_WRITE},
     {"compact", cmd_compact, CMD_DB_WRITE},
     {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS | CMD_NO_CONFIG},
     {"config", cmd_config, CMD_CONFIG_CREATE},

@@ -12,7 +12,7 @@ case "$output" in
 esac
 
 test_begin_subtest "help lists every command (one per cli/cmd-*.c)"
-output=$(maildex help | sed -n 's/^  \([a-z]*\) .*/\1/p' | sort | tr '\n' ' ')
+output=$(maildex help | sed -n 's/^  \([a-z-]*\) .*/\1/p' | sort | tr '\n' ' ')
 expected=$(ls "$srcdir"/cli/cmd-*.c | sed 's|.*/cmd-\(.*\)\.c|\1|' | sort | tr '\n' ' ')
 test_expect_equal "$output" "$expected"
 

@@ -9,7 +9,7 @@
 
 TABLES=$TMP_DIRECTORY/tables
 python3 "$srcdir/test/docs-options.py" "$srcdir" tables > "$TABLES"
-COMMANDS=$(maildex help | sed -n 's/^  \([a-z]*\) .*/\1/p' | sort | tr '\n' ' ')
+COMMANDS=$(maildex help | sed -n 's/^  \([a-z-]*\) .*/\1/p' | sort | tr '\n' ' ')
 COMPLETIONS=$MAILDEX_BUILDDIR/completions
 
 test_begin_subtest "the option tables were read: every command of help's list, with options"

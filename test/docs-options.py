@@ -55,7 +55,7 @@ def rows(path, tables):
 def commands():
     """(name, file, flags) of every row of cli/main.c's table."""
     out = []
-    for name, fn, flags in re.findall(r'\{"([a-z]+)", (cmd_\w+), ([A-Z_ |]+)\}', read('cli/main.c')):
+    for name, fn, flags in re.findall(r'\{"([a-z-]+)", (cmd_\w+), ([A-Z_ |]+)\}', read('cli/main.c')):
         for path in glob.glob(os.path.join(SRC, 'cli', '*.c')):
             if re.search(r'^int %s\(' % fn, read(path), re.M):
                 out.append((name, os.path.relpath(path, SRC), flags))

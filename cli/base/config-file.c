@@ -502,6 +502,23 @@ char *config_backup_dir(void *ctx, struct config *cfg)
     return dir;
 }
 
+char *config_notmuch_dir(void *ctx, struct config *cfg)
+{
+    char *path = database_path(ctx, cfg);
+    char *xapian = talloc_asprintf(ctx, "%s/xapian", path);
+    bool in_path = is_dir(xapian);
+
+    talloc_free(xapian);
+    return in_path ? path : talloc_asprintf(ctx, "%s/.notmuch", path);
+}
+
+char *config_notmuch_database(void *ctx, struct config *cfg)
+{
+    char *xapian = talloc_asprintf(ctx, "%s/xapian", config_notmuch_dir(ctx, cfg));
+
+    return is_dir(xapian) ? xapian : NULL;
+}
+
 /* maildex's database at the place of notmuch's (maildex_database_file says where: the library holds
  * the rule, so that libnotmuch.so.5 opens the same file for the same configuration). */
 char *config_database_file(void *ctx, struct config *cfg)

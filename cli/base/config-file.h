@@ -106,4 +106,11 @@ char *config_database_file(void *ctx, struct config *cfg);
  * when it exists, else backups/ beside the database. talloc'd on ctx. */
 char *config_backup_dir(void *ctx, struct config *cfg);
 
+/* Where notmuch 0.37 keeps its own files (xapian/, hooks/) for this config: notmuch's database path
+ * itself when it holds xapian/, else its .notmuch/ (notmuch's lib/open.cc). talloc'd on ctx. Whether
+ * a notmuch database is there: config_notmuch_database, the xapian/ directory when it exists, else
+ * NULL. */
+char *config_notmuch_dir(void *ctx, struct config *cfg);
+char *config_notmuch_database(void *ctx, struct config *cfg);
+
 #endif
