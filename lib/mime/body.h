@@ -38,6 +38,8 @@ GMimeObject *maildex__skip_legacy_display(GMimeObject *payload);
 /* Is part (child childnum of parent) the control part of a multipart/encrypted (RFC 1847), which is
  * never payload? */
 bool maildex__crypto_is_control(GMimeObject *part, GMimeObject *parent, int childnum);
+/* Called before every gmime call that may run gpg: flushes stdio (crypto.c says why). */
+void maildex__crypto_before_spawn(void);
 
 /* The protected Subject a cryptographic payload carries (owned by part), or NULL. */
 const char *maildex__payload_subject(GMimeObject *part);

@@ -10,12 +10,21 @@
 
 #include "maildex.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* gpgme forks gpg. A child that flushes stdio on its way out (ThreadSanitizer's _exit does) writes
+ * whatever the parent had buffered a second time, so nothing is left buffered when it forks. */
+void maildex__crypto_before_spawn(void)
+{
+    fflush(NULL);
+}
 
 /* A part that gmime can decrypt: multipart/encrypted, or S/MIME enveloped data. */
 static GMimeObject *decrypt_once(GMimeObject *part, GMimeDecryptFlags flags, const char *session_key,
                                  GMimeDecryptResult **result, GError **err)
 {
+    maildex__crypto_before_spawn();
     if (GMIME_IS_MULTIPART_ENCRYPTED(part))
         return g_mime_multipart_encrypted_decrypt(GMIME_MULTIPART_ENCRYPTED(part), flags, session_key,
                                                   result, err);

@@ -119,6 +119,7 @@ bool maildex__crypto_verify(struct maildex_crypto_state *c, void *holder, struct
     bool ok;
 
     *content = NULL;
+    maildex__crypto_before_spawn();
     if (GMIME_IS_APPLICATION_PKCS7_MIME(part))
         list = g_mime_application_pkcs7_mime_verify(GMIME_APPLICATION_PKCS7_MIME(part), GMIME_VERIFY_NONE, content,
                                                     &err);
