@@ -9,15 +9,15 @@
 # memory bound is the peak RSS (GNU time's %M) of each run against the same command on a small
 # message: under 64 MB more for new and insert (the issue's bound), under 16 MB more for show and
 # reply; the file is 200 MB, so holding it whole (or a part of it) fails. Not timings.
-# Under AddressSanitizer the messages are 20 MB and the RSS is not checked (its quarantine keeps
-# freed memory).
+# Under a sanitizer (AddressSanitizer, ThreadSanitizer) the messages are 20 MB and the RSS is not
+# checked (its quarantine keeps freed memory).
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 test_require sha1sum
 [ -x /usr/bin/time ] || { echo "1..0 # SKIP GNU time (/usr/bin/time) is not installed"; exit 0; }
 SIZE=200000000
 CHECK_RSS=yes
-if ldd "$MAILDEX_BUILDDIR/cli/maildex" 2>/dev/null | grep -q libasan; then
+if sanitizer_build; then
     SIZE=20000000
     CHECK_RSS=
 fi

@@ -56,9 +56,7 @@ fi
 stalled() {
     env LD_PRELOAD="$SHIM" PATH="$SHIM_PATH" MAILDEX_STALL_IN_WRITE=2000 maildex tag "$@" 2> "$TMP_DIRECTORY/stalled-err" &
     stalled=$!
-    until [ "$(cat "$DB-writer" 2>/dev/null)" = "$stalled" ] || ! kill -0 $stalled 2>/dev/null; do
-        sleep 0.02
-    done
+    wait_writer $stalled
 }
 
 stalled +first -- folder:INBOX

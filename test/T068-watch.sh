@@ -205,7 +205,7 @@ if [ -f "$SHIM" ]; then
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         maildex tag +stalled -- id:existing-1@x &
     tagger=$!
-    sleep 0.3
+    wait_writer $tagger
     deliver new waited@x
     wait_log 'waiting for another maildex writer'
     wait $tagger

@@ -8,9 +8,9 @@
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 [ -x /usr/bin/time ] || { echo "1..0 # SKIP GNU time (/usr/bin/time) is not installed"; exit 0; }
-# Under AddressSanitizer the peak RSS is not the program's: freed memory waits in its quarantine.
-if ldd "$MAILDEX_BUILDDIR/cli/maildex" 2>/dev/null | grep -q libasan; then
-    echo "1..0 # SKIP built with AddressSanitizer, whose quarantine keeps freed memory"
+# Under a sanitizer the peak RSS is not the program's: freed memory waits in a quarantine.
+if sanitizer_build; then
+    echo "1..0 # SKIP built with a sanitizer, whose shadow and quarantine are in the RSS"
     exit 0
 fi
 

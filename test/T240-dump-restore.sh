@@ -306,9 +306,9 @@ test_expect_equal "$rc $(maildex search --output=tags id:c1@x) $(maildex count t
 test_begin_subtest "dump streams: peak memory at 10,000 messages within 2 MB of 1,000's"
 generate_store "$TMP_DIRECTORY/s1k" 1000
 MAILDEX_CONFIG=$TMP_DIRECTORY/s1k/config maildex new > /dev/null
-if ldd "$(command -v maildex)" 2> /dev/null | grep -q libasan; then
-    # AddressSanitizer keeps freed memory in quarantine and adds its shadow: its peak measures that.
-    test_skip_ "built with AddressSanitizer"
+if sanitizer_build; then
+    # A sanitizer keeps freed memory in quarantine and adds its shadow: its peak measures that.
+    test_skip_ "built with a sanitizer"
 elif [ -x /usr/bin/time ]; then
     for n in 1k 10k; do
         MAILDEX_CONFIG=$TMP_DIRECTORY/s$n/config /usr/bin/time -f %M -o KB.$n maildex dump | wc -l > LINES.$n
