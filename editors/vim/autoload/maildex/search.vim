@@ -341,8 +341,32 @@ function! maildex#search#reply(all) abort
   let l:item = maildex#search#item()
   if !empty(l:item)
     " reply takes one message (as notmuch's structured reply): the newest matched one
-    let l:ids = split(maildex#util#str(l:item.query[0]))
-    call maildex#compose#reply(empty(l:ids) ? "thread:" . l:item.thread : l:ids[-1], a:all)
+    let l:ids = maildex#util#ids({'query': l:item.query[0:0]})
+    call maildex#compose#reply(empty(l:ids) ? 'thread:' . l:item.thread : maildex#util#term('id', l:ids[-1]), a:all)
+  endif
+endfunction
+
+" e: the thread's draft in a mail buffer again (maildex#compose#resume): its newest message tagged
+" draft, else its newest matched message (which, being no draft, opens only once the user says so).
+function! maildex#search#resume() abort
+  let l:item = maildex#search#item()
+  if !empty(l:item)
+    call maildex#transport#run(['search', '--output=messages', '--sort=newest-first', '--limit=1',
+          \ 'thread:' . l:item.thread . ' and tag:draft'], {'on_exit': function('s:resume_draft', [l:item])})
+  endif
+endfunction
+
+function! s:resume_draft(item, status, out, err) abort
+  if a:status != 0 " the transport has reported it
+    return
+  endif
+  let l:id = matchstr(get(a:out, 0, ''), '^id:\zs.*')
+  if l:id !=# ''
+    return maildex#compose#resume(l:id, ['draft'])
+  endif
+  let l:ids = maildex#util#ids({'query': a:item.query[0:0]})
+  if !empty(l:ids)
+    call maildex#compose#resume(l:ids[-1], [])
   endif
 endfunction
 
