@@ -6,14 +6,18 @@
 # signature status), saving an attachment, tagging from the list and from a thread (checked with
 # `maildex search`), a reply sent through a mock sendmail with the Fcc found again in Sent/,
 # address completion, the error buffer, a list refreshing itself, a failed `maildex new` reported
-# as an error, the keys of :help maildex, the tree view, attachments, drafts saved and resumed.
+# as an error (and every other failure: sendmail, Fcc, a draft, a saved attachment), every key of
+# :help maildex in every buffer, the tree view (a thread that branches, as notmuch-tree draws it),
+# attachments (binary, non-ASCII names), Fcc into the folder the disk has, drafts saved (the one
+# before removed), resumed from a list and a thread.
 # Each run is one subtest per step, for every editor installed and every transport (the process
 # per command; the server once maildex has `server`). test/vim/conventions.vim checks Vim's runtime
 # conventions once per editor (b:undo_ftplugin, <Plug> mappings, no global option or mapping,
 # :helptags), and test/vim/first-screen.vim the work a list and a tree do before their first screen,
 # on mail bench/gen makes, by the order of events and counts, not by the clock (timing is
 # bench/vim-first-screen's). MAILDEX_VIM_UPDATE=1 writes the screens into test/expected/vim/ (check
-# the diff).
+# the diff). MAILDEX_VIM_TRANSPORTS="process" runs those transports only; MAILDEX_VIM_PLUGIN_SRC=DIR
+# drives another copy of editors/vim (an older one, to see which steps fail on it).
 
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 . "$srcdir/test/test-lib.sh"
@@ -37,6 +41,7 @@ transports="process protocol"
 if maildex help server > /dev/null 2>&1 || [ -n "${MAILDEX_VIM_SERVER:-}" ]; then
     transports="$transports server"
 fi
+transports=${MAILDEX_VIM_TRANSPORTS:-$transports}
 
 {
     tester_config
@@ -66,14 +71,15 @@ SENDMAIL
 }
 
 # The plugin as installed: a copy, where :helptags may write.
-cp -R "$srcdir/editors/vim" "$TMP_DIRECTORY/plugin"
+cp -R "${MAILDEX_VIM_PLUGIN_SRC:-$srcdir/editors/vim}" "$TMP_DIRECTORY/plugin"
 
 # run_editor EDITOR TRANSPORT STEPS OUT: the harness with the steps file in one editor.
 run_editor() {
     export MAILDEX_VIM_PLUGIN="$TMP_DIRECTORY/plugin" MAILDEX_VIM_STEPS="$3" MAILDEX_VIM_OUT="$4" \
         MAILDEX_VIM_EXPECTED="$srcdir/test/expected/vim" MAILDEX_VIM_TRANSPORT="$2" \
         MAILDEX_VIM_CORPUS="$corpus" MAILDEX_VIM_SENDMAIL="$4/sendmail" \
-        MAILDEX_VIM_PROTOCOL_SERVER="$srcdir/test/vim/protocol-server.py" MAILDEX_VIM_SERVER="${MAILDEX_VIM_SERVER:-}"
+        MAILDEX_VIM_PROTOCOL_SERVER="$srcdir/test/vim/protocol-server.py" MAILDEX_VIM_SERVER="${MAILDEX_VIM_SERVER:-}" \
+        MAILDEX_VIM_DOC="$srcdir/doc/vim.md"
     case $1 in
     vim) timeout 300 vim -Nu NONE -i NONE -es -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;
     nvim) timeout 300 nvim --headless -u NONE -i NONE -S "$srcdir/test/vim/harness.vim" < /dev/null > "$4/editor.log" 2>&1 ;;

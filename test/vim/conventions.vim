@@ -3,7 +3,8 @@
 " ftplugin's b:undo_ftplugin undoes each option, mapping and autocommand it made; its mappings are
 " buffer-local <Plug>(maildex-...) ones with default keys a user can turn off or replace; it sets no
 " global option; plugin/ loads nothing from autoload/; :helptags makes the help's tags without an
-" error and every |tag| the help points to exists. No maildex command runs here.
+" error and every |tag| the help points to exists; every key is as :help maildex and doc/vim.md
+" say, in every buffer, and they name no key the buffer lacks. No maildex command runs here.
 
 let s:filetypes = ['maildexhello', 'maildexsearch', 'maildexshow', 'maildextree', 'mail.maildexcompose',
       \ 'maildexerrors']
@@ -131,4 +132,94 @@ function! Step_04_helptags() abort
   execute 'help maildex-tree'
   call assert_match('\*maildex-tree\*', getline('.'))
   helpclose
+endfunction
+
+" The keys of the help's table (KEYS AND HOW TO CHANGE THEM): filetype -> [[key, <Plug>, modes]].
+function! s:help_table(text) abort
+  let l:table = {}
+  let l:ft = ''
+  let l:in = 0
+  for l:line in a:text
+    if l:line =~# '\*maildex-mappings\*'
+      let l:in = 1
+    elseif l:in && l:line =~# '^====='
+      break
+    elseif l:in && l:line =~# '^\S.*(\([a-z.]\+\)):$'
+      let l:ft = matchstr(l:line, '(\zs[a-z.]\+\ze):$')
+      let l:table[l:ft] = []
+    elseif l:in && l:ft !=# '' && l:line =~# '^\t[^\t]\+\t[*|]<Plug>'
+      let l:m = matchlist(l:line, '^\t\([^\t]\+\)\t[*|]\(<Plug>(maildex-[a-z-]\+)\)[*|]\(.*\)$')
+      call add(l:table[l:ft], [s:key(l:m[1]), l:m[2], l:m[3] =~# 'Visual' ? 'nx' : 'n'])
+    endif
+  endfor
+  return l:table
+endfunction
+
+" A key as the help writes it (<CR>, CTRL-C CTRL-A) as maparg() takes it.
+function! s:key(text) abort
+  return substitute(substitute(a:text, 'CTRL-\(\a\)', '<C-\1>', 'g'), '> <', '><', 'g')
+endfunction
+
+" The keys the help's section SECTION (*maildex-hello* ...) describes, as s:key() gives them.
+function! s:help_section(text, section) abort
+  let l:keys = []
+  let l:start = index(a:text, a:text[match(a:text, '\*' . a:section . '\*')])
+  for l:line in a:text[l:start + 1 :]
+    if l:line =~# '^====='
+      break
+    endif
+    let l:field = matchstr(l:line, '^\t\zs[^\t]\+\ze\t')
+    if l:field !=# '' && l:field !~# '^:'
+      call extend(l:keys, map(split(substitute(l:field, 'CTRL-\a\zs \zeCTRL', '_', 'g')), 's:key(substitute(v:val, "_", " ", "g"))'))
+    endif
+  endfor
+  return sort(l:keys)
+endfunction
+
+" :help maildex and doc/vim.md against the mappings each buffer gets: every key of the help's table
+" is mapped in its buffer to the <Plug> mapping the table names (in Visual mode too where it says
+" so), every key the buffer maps is in the table, each buffer's section of the help describes
+" exactly its keys, and doc/vim.md's table names each of them (and no other).
+function! Step_05_keys_as_documented() abort
+  let l:text = readfile($MAILDEX_VIM_PLUGIN . '/doc/maildex.txt')
+  let l:table = s:help_table(l:text)
+  call assert_equal(sort(copy(s:filetypes)), sort(keys(l:table)), 'the filetypes of the help''s table')
+  let l:sections = {'maildexhello': 'maildex-hello', 'maildexsearch': 'maildex-search',
+        \ 'maildextree': 'maildex-tree', 'maildexshow': 'maildex-show', 'mail.maildexcompose': 'maildex-compose'}
+  let l:md = readfile($MAILDEX_VIM_DOC)
+  let l:rows = {'start page': 'maildexhello', 'list': 'maildexsearch', 'tree': 'maildextree',
+        \ 'thread': 'maildexshow', 'mail buffer': 'mail.maildexcompose', 'errors': 'maildexerrors'}
+  " what the keys column of doc/vim.md's rows names in backquotes that is not a key of that buffer
+  let l:prose = {'maildexhello': ['G', 'maildex new'], 'maildexsearch': ['Tab'], 'maildextree': [],
+        \ 'maildexshow': ['zo', 'zc'], 'mail.maildexcompose': [':MaildexSend', ':MaildexAttach FILE', ':w', 'Ctrl-X Ctrl-O'],
+        \ 'maildexerrors': []}
+  for l:ft in s:filetypes
+    new
+    execute 'setlocal filetype=' . l:ft
+    let l:keys = []
+    for [l:key, l:plug, l:modes] in get(l:table, l:ft, [])
+      call add(l:keys, l:key)
+      for l:mode in split(l:modes, '\zs')
+        call assert_equal(l:plug, maparg(l:key, l:mode), l:ft . ': ' . l:mode . ' ' . l:key)
+      endfor
+    endfor
+    for l:line in split(execute('map <buffer>'), "\n")
+      let l:m = matchlist(l:line, '^\(\S\+\)\s\+\(\S\+\)\s\+[*&@ ]*\(<Plug>(maildex-[a-z-]\+)\)$')
+      if !empty(l:m)
+        call assert_notequal(-1, index(map(copy(l:keys), 'tolower(v:val)'), tolower(l:m[2])),
+              \ l:ft . ': ' . l:m[2] . ' is mapped (to ' . l:m[3] . ') but not in the help''s table')
+      endif
+    endfor
+    if has_key(l:sections, l:ft)
+      call assert_equal(sort(copy(l:keys)), s:help_section(l:text, l:sections[l:ft]), l:ft . ': the keys *' . l:sections[l:ft] . '* describes')
+    endif
+    let l:row = filter(copy(l:md), 'v:val =~# "^| " . escape(keys(filter(copy(l:rows), "v:val ==# l:ft"))[0], " ") . "[ |(]"')
+    call assert_equal(1, len(l:row), l:ft . ': its row in doc/vim.md')
+    let l:named = []
+    call substitute(get(split(get(l:row, 0, ''), '|'), 1, ''), '`\([^`]\+\)`', '\=add(l:named, submatch(1))', 'g')
+    call filter(l:named, 'index(l:prose[l:ft], v:val) < 0')
+    call map(l:named, 's:key(substitute(substitute(substitute(v:val, "^Enter$", "<CR>", ""), "^Space$", "<Space>", ""), "Ctrl-", "CTRL-", "g"))')
+    call assert_equal(sort(copy(l:keys)), uniq(sort(l:named)), l:ft . ': the keys doc/vim.md names')
+    bwipeout!
+  endfor
 endfunction

@@ -27,6 +27,7 @@ call maildex#map#plug('n', 'search-tree', ':<C-u>call maildex#search#tree()<CR>'
 call maildex#map#plug('n', 'search', ':<C-u>Maildex<Space>', 's', 0)
 call maildex#map#plug('n', 'search-reply', ':<C-u>call maildex#search#reply(0)<CR>', 'r')
 call maildex#map#plug('n', 'search-reply-all', ':<C-u>call maildex#search#reply(1)<CR>', 'R')
+call maildex#map#plug('n', 'search-resume', ':<C-u>call maildex#search#resume()<CR>', 'e')
 call maildex#map#plug('n', 'compose', ':<C-u>MaildexCompose<CR>', 'm')
 call maildex#map#plug('n', 'search-close', ':<C-u>call maildex#search#close()<CR>', 'q')
 

@@ -372,3 +372,70 @@ Content-Type: text/plain; charset=us-ascii
 
 Confirmed: the build machine is green again.
 EOF
+
+# A thread that branches (T600's tree): two answers to the first message, the first answered twice
+# in a row, as notmuch-tree draws with ├, │ and ╰.
+mkdir -p "$out/later/shed"
+cat > "$out/later/shed/1000000015.shed1" <<'EOF'
+From: Alice Example <alice@example.org>
+To: Maildex Tester <tester@example.org>, Bob Builder <bob@example.com>
+Subject: Which colour for the shed?
+Date: Mon, 05 Jan 2004 10:00:00 +0000
+Message-ID: <shed-1@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=us-ascii
+
+Green or blue? I have both tins.
+EOF
+cat > "$out/later/shed/1000000016.shed2" <<'EOF'
+From: Bob Builder <bob@example.com>
+To: Alice Example <alice@example.org>
+Subject: Re: Which colour for the shed?
+Date: Mon, 05 Jan 2004 11:00:00 +0000
+Message-ID: <shed-2@example.com>
+In-Reply-To: <shed-1@example.org>
+References: <shed-1@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=us-ascii
+
+Blue, to match the door.
+EOF
+cat > "$out/later/shed/1000000017.shed3" <<'EOF'
+From: Carol <carol@example.net>
+To: Bob Builder <bob@example.com>
+Subject: Re: Which colour for the shed?
+Date: Mon, 05 Jan 2004 12:00:00 +0000
+Message-ID: <shed-3@example.net>
+In-Reply-To: <shed-2@example.com>
+References: <shed-1@example.org> <shed-2@example.com>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=us-ascii
+
+The door is green.
+EOF
+cat > "$out/later/shed/1000000018.shed4" <<'EOF'
+From: Alice Example <alice@example.org>
+To: Carol <carol@example.net>
+Subject: Re: Which colour for the shed?
+Date: Mon, 05 Jan 2004 13:00:00 +0000
+Message-ID: <shed-4@example.org>
+In-Reply-To: <shed-3@example.net>
+References: <shed-1@example.org> <shed-2@example.com> <shed-3@example.net>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=us-ascii
+
+Then green it is.
+EOF
+cat > "$out/later/shed/1000000019.shed5" <<'EOF'
+From: Dave Developer <dave@lists.example.org>
+To: Alice Example <alice@example.org>
+Subject: Green (was: Which colour for the shed?)
+Date: Mon, 05 Jan 2004 14:00:00 +0000
+Message-ID: <shed-5@lists.example.org>
+In-Reply-To: <shed-1@example.org>
+References: <shed-1@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=us-ascii
+
+Green. I will bring brushes.
+EOF

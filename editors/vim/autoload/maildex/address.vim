@@ -24,7 +24,8 @@ function! s:start(config) abort
 endfunction
 
 function! s:harvested(status, out, err) abort
-  let s:state = 'done'
+  " a failed harvest (reported by the transport) is tried again by the next completion
+  let s:state = a:status == 0 ? 'done' : 'none'
   let l:list = maildex#util#json(a:out)
   let s:addresses = type(l:list) == type([]) ? map(l:list, 'maildex#util#str(get(v:val, "name-addr", ""))') : []
   call filter(s:addresses, 'v:val !=# ""')

@@ -2,9 +2,11 @@
 " The mail buffer: new mail, replies (headers from `maildex reply --format=json`, the original quoted
 " as notmuch.el quotes it), forwards, drafts resumed. :MaildexSend pipes it to g:maildex_sendmail and
 " then files the sent copy with `maildex insert` in the sent folder (maildex#folders), and tags the
-" replied-to message +replied. :write saves it as a draft, notmuch.el's way: `maildex insert` into
-" the drafts folder with +draft, the draft saved before tagged +deleted; sending deletes it too.
-" `Attach: FILE` header lines (:MaildexAttach) become attachments when it is sent.
+" replied-to message +replied. :write saves it as a draft: `maildex insert` into the drafts folder
+" with +draft; the draft saved before goes from the disk and the store (`maildex purge`) once the
+" new one is in, and the last one once the message is sent and filed. `Attach: FILE` header lines
+" (:MaildexAttach) become attachments when it is sent. Every failure is reported as an error (the
+" transport's, or maildex#error#note), never followed by words of success.
 let s:cpo_save = &cpo
 set cpo&vim
 
@@ -47,8 +49,10 @@ endfunction
 
 function! s:replying(query, status, out, err) abort
   let l:reply = maildex#util#json(a:out)
-  if a:status != 0 || type(l:reply) != type({})
+  if a:status != 0 " the transport has reported it
     return
+  elseif type(l:reply) != type({})
+    return maildex#error#note('maildex reply printed no reply for ' . a:query)
   endif
   let l:h = get(l:reply, 'reply-headers', {})
   let l:headers = []
@@ -116,33 +120,47 @@ function! maildex#compose#send() abort
 endfunction
 
 function! s:sent(state, message, status, out, err) abort
-  if a:status != 0
+  if a:status != 0 " the transport has reported sendmail's error; the buffer stays to try again
     return
   endif
   let a:state.sent = 1
-  call maildex#config#with(function('s:file', ['sent', a:message, function('s:noop')]))
+  call maildex#config#with(function('s:file', ['sent', a:message, function('s:filed', [a:state])]))
   if a:state.replied !=# ''
     call maildex#tag#apply(get(g:, 'maildex_replied_tags', ['+replied']),
           \ maildex#util#term('id', a:state.replied), function('s:noop'))
   endif
-  call s:forget_draft(a:state)
   call s:close(a:state)
   echomsg 'Message sent'
 endfunction
 
-" Files MESSAGE with `maildex insert` as KIND ('sent', 'drafts') says; then DONE(folder), the
-" folder '' when it was not filed (the error is reported).
-function! s:file(kind, message, done, config) abort
-  let l:argv = maildex#folders#insert(a:kind, a:config)
-  if empty(l:argv)
-    if a:kind ==# 'drafts'
-      call maildex#error#note('g:maildex_drafts is empty: drafts are not saved')
-    endif
-    return a:done('')
+" The sent copy is filed, or nothing was to be filed (g:maildex_fcc ''): the draft it was written
+" from goes. When filing failed (reported) the draft stays: it is the only copy left here.
+function! s:filed(state, status, folder, reason) abort
+  if a:status != 1
+    call s:forget_draft(a:state)
   endif
-  let l:folder = matchstr(l:argv[2], '^--folder=\zs.*')
-  call maildex#transport#run(l:argv, {'stdin': a:message,
-        \ 'on_exit': {status, out, err -> a:done(status == 0 ? l:folder : '')}})
+endfunction
+
+" Files MESSAGE with `maildex insert` where KIND ('sent', 'drafts') goes (maildex#folders), then
+" calls DONE(status, folder, reason): status 0 filed in FOLDER; 1 not filed, for REASON (already
+" reported as an error); -1 nothing to file (the setting is empty).
+function! s:file(kind, message, done, config) abort
+  let l:where = maildex#folders#insert(a:kind, a:config)
+  if has_key(l:where, 'error')
+    call maildex#error#note((a:kind ==# 'sent' ? 'the sent copy was not filed: ' : 'the draft was not saved: ') . l:where.error)
+    return a:done(1, '', l:where.error)
+  elseif empty(l:where)
+    return a:done(-1, '', '')
+  endif
+  call maildex#transport#run(l:where.argv, {'stdin': a:message,
+        \ 'on_exit': function('s:inserted', [l:where.folder, a:done])})
+endfunction
+
+function! s:inserted(folder, done, status, out, err) abort
+  if a:status == 0
+    return a:done(0, a:folder, '')
+  endif
+  call a:done(1, '', printf('maildex insert failed (exit status %d)%s', a:status, empty(a:err) ? '' : ': ' . a:err[0]))
 endfunction
 
 function! s:close(state) abort
@@ -156,39 +174,59 @@ function! s:close(state) abort
 endfunction
 
 " :write: the buffer saved as a draft, waiting (10 s at most) for it to be in, as writing a file
-" does: :wq, :x and ZZ then close a buffer whose draft is safe, and only such a one.
+" does. A draft that is not in makes :write fail as Vim's own writes fail (an error, the buffer
+" still 'modified'), so :wq, :x and ZZ close a buffer only once its draft is safe.
 function! maildex#compose#write() abort
-  call maildex#compose#save_draft(0)
+  let l:error = maildex#compose#save_draft(0)
   let l:state = get(b:, 'maildex_compose', {})
   let l:start = reltime()
-  while get(l:state, 'saving', 0) && reltimefloat(reltime(l:start)) < 10.0
+  while l:error ==# '' && get(l:state, 'saving', 0) && reltimefloat(reltime(l:start)) < 10.0
     sleep 10m
   endwhile
+  if l:error ==# '' && get(l:state, 'saving', 0)
+    let l:error = 'maildex insert has not answered in 10 seconds'
+  elseif l:error ==# ''
+    let l:error = get(l:state, 'save_error', '')
+  endif
+  if l:error !=# ''
+    echoerr 'maildex: the draft was not saved: ' . l:error
+  endif
 endfunction
 
-" The buffer saved as a draft (CLOSE: and closed then, CTRL-C CTRL-P), without waiting.
+" The buffer saved as a draft (CLOSE: and closed then, CTRL-C CTRL-P), without waiting. Returns
+" why it could not start ('' when it did); how it ended is b:maildex_compose.save_error.
 function! maildex#compose#save_draft(close) abort
   if !exists('b:maildex_compose')
-    return maildex#error#note('drafts are saved from a mail buffer')
+    return 'drafts are saved from a mail buffer'
   endif
   let l:draft = maildex#message#draft(getline(1, '$'))
   if has_key(l:draft, 'error')
-    return maildex#error#note('the draft was not saved: ' . l:draft.error)
+    return l:draft.error
   endif
   let l:state = b:maildex_compose
   let l:state.buf = bufnr('%')
   let l:state.saving = 1
+  let l:state.save_error = ''
   let l:Done = function('s:draft_saved', [l:state, l:draft.id, b:changedtick, a:close])
   call maildex#config#with(function('s:file', ['drafts', l:draft.text, l:Done]))
+  return ''
 endfunction
 
+" CTRL-C CTRL-P: saved as a draft and closed (the buffer stays when the draft could not be saved).
 function! maildex#compose#postpone() abort
-  call maildex#compose#save_draft(1)
+  let l:error = maildex#compose#save_draft(1)
+  if l:error !=# ''
+    call maildex#error#note('the draft was not saved: ' . l:error)
+  endif
 endfunction
 
-function! s:draft_saved(state, id, tick, close, folder) abort
+function! s:draft_saved(state, id, tick, close, status, folder, reason) abort
   let a:state.saving = 0
-  if a:folder ==# ''
+  if a:status == -1
+    let a:state.save_error = 'g:maildex_drafts is empty: drafts are not saved'
+    return maildex#error#note(a:state.save_error)
+  elseif a:status != 0
+    let a:state.save_error = a:reason
     return
   endif
   call s:forget_draft(a:state)
@@ -202,19 +240,20 @@ function! s:draft_saved(state, id, tick, close, folder) abort
   echomsg 'Draft saved in ' . a:folder
 endfunction
 
-" The draft saved before is tagged deleted once a newer one is saved or the message is sent
-" (notmuch.el's notmuch-draft--mark-deleted).
+" The draft saved before goes once a newer one is in or the message is sent: its files are removed
+" from the disk and its message from the store by `maildex purge` (which keeps its tags in the purge
+" log), so the drafts folder holds one copy of each message being written, as notmuch.el's does.
 function! s:forget_draft(state) abort
   if a:state.draft !=# ''
-    call maildex#tag#apply(['+deleted'], maildex#util#term('id', a:state.draft), function('s:noop'))
+    call maildex#transport#run(['purge', '--yes', '--', maildex#util#term('id', a:state.draft)], {})
     let a:state.draft = ''
   endif
 endfunction
 
-" e in a thread or a tree: the draft ID in a mail buffer again, as notmuch.el's
+" e in a thread, a tree or a list: the draft ID in a mail buffer again, as notmuch.el's
 " notmuch-draft-resume does it: a message without the draft tag only when the user says so; the
 " stored text without the headers saving added; the draft's id kept, so saving again or sending
-" tags this one deleted.
+" removes this one.
 function! maildex#compose#resume(id, tags) abort
   let l:draft = index(a:tags, 'draft') >= 0
   if !l:draft && confirm('Message does not appear to be a draft: edit as new?', "&Yes\n&No", 2) != 1
@@ -225,8 +264,10 @@ function! maildex#compose#resume(id, tags) abort
 endfunction
 
 function! s:resuming(id, draft, status, out, err) abort
-  if a:status != 0
+  if a:status != 0 " the transport has reported it
     return
+  elseif empty(a:out)
+    return maildex#error#note('maildex show printed nothing for id:' . a:id . ': no draft to resume')
   endif
   let [l:headers, l:body] = maildex#message#resume(a:out)
   let l:reply = filter(copy(l:headers), 'tolower(v:val[0]) ==# "in-reply-to"')

@@ -7,7 +7,8 @@ set cpo&vim
 let s:config = v:null
 let s:waiting = []
 
-" Calls FN(config) with a dict of every key of `config list`.
+" Calls FN(config) with a dict of every key of `config list`. When `config list` fails (the
+" transport reports it), FN gets {} and the next call asks again.
 function! maildex#config#with(fn) abort
   if type(s:config) == type({})
     call a:fn(s:config)
@@ -20,17 +21,18 @@ function! maildex#config#with(fn) abort
 endfunction
 
 function! s:read(status, out, err) abort
-  let s:config = {}
-  for l:line in a:out
+  let l:config = {}
+  for l:line in a:status == 0 ? a:out : []
     let l:eq = stridx(l:line, '=')
     if l:eq > 0
-      let s:config[l:line[: l:eq - 1]] = l:line[l:eq + 1 :]
+      let l:config[l:line[: l:eq - 1]] = l:line[l:eq + 1 :]
     endif
   endfor
+  let s:config = a:status == 0 ? l:config : v:null
   let l:waiting = s:waiting
   let s:waiting = []
   for l:Fn in l:waiting
-    call l:Fn(s:config)
+    call l:Fn(l:config)
   endfor
 endfunction
 

@@ -32,7 +32,8 @@ function! maildex#poll#revision() abort
 endfunction
 
 function! s:tick(timer) abort
-  if empty(s:listeners)
+  " stopped when nothing listens, or when g:maildex_poll_interval became 0 (never) since it started
+  if empty(s:listeners) || get(g:, 'maildex_poll_interval', 10000) <= 0
     call timer_stop(s:timer)
     let s:timer = -1
     let s:revision = ''

@@ -19,7 +19,8 @@ function! maildex#search#open(query, ...) abort
   endif
   let b:maildex_search = {'buf': l:buf, 'query': l:query, 'sort': l:sort, 'items': [], 'pending': [],
         \ 'done': 0, 'status': -2, 'handle': -1, 'keep': get(l:old, 'keep', ''), 'limit': s:page(),
-        \ 'received': 0, 'decoded': 0, 'events': [], 'started': reltime()}
+        \ 'received': 0, 'decoded': 0, 'events': [], 'started': reltime(),
+        \ 'follow': s:following(l:old) ? -1 : 0}
   if empty(l:old)
     call maildex#transport#subscribe(function('s:store_changed', [l:buf]))
   else
@@ -53,6 +54,7 @@ function! s:arrived(state, line) abort
     call add(a:state.items, l:item)
     call maildex#util#set_lines(a:state.buf, len(a:state.items), [s:format(l:item)], 0)
     call s:keep_cursor(a:state, l:item, len(a:state.items))
+    call s:follow(a:state)
     if len(a:state.items) == s:screen(a:state)
       call s:event(a:state, 'first_screen')
     endif
@@ -70,6 +72,13 @@ endfunction
 function! s:event(state, name) abort
   call add(a:state.events, [a:name, a:state.received, a:state.decoded])
   let a:state[a:name] = reltime()
+endfunction
+
+" Whether the list STATE (in the current window, or in its own) still follows G's end.
+function! s:following(state) abort
+  let l:follow = get(a:state, 'follow', 0)
+  let l:win = bufwinid(get(a:state, 'buf', -1))
+  return l:follow == -1 || (l:follow > 0 && l:win != -1 && line('.', l:win) == l:follow)
 endfunction
 
 " The lines of a screen: the window's height, or a page when that is less.
@@ -94,7 +103,22 @@ function! s:draw_end(state) abort
   if a:state.done && empty(a:state.pending)
     call maildex#util#set_lines(a:state.buf, len(a:state.items) + 1,
           \ [a:state.status == 0 ? s:end_line : 'The search failed: :MaildexErrors shows why.'], 1)
+    call s:follow(a:state)
+    let a:state.follow = 0
   endif
+endfunction
+
+" After G while the search still streams: the cursor stays on the last line as lines arrive, until
+" the end or until the user moves it (STATE.follow is the line G or the last arrival put it on; -1
+" after a refresh that came while following, which follows whatever the cursor's line).
+function! s:follow(state) abort
+  let l:win = bufwinid(a:state.buf)
+  if l:win == -1 || !s:following(a:state)
+    let a:state.follow = 0
+    return
+  endif
+  let a:state.follow = maildex#util#line_count(a:state.buf)
+  call win_execute(l:win, 'call cursor(' . a:state.follow . ', 1)')
 endfunction
 
 " The cursor moved near the end of what is drawn (or FORCE): a page more may be drawn, of what has
@@ -137,6 +161,7 @@ function! maildex#search#next(count) abort
   if empty(l:state) || empty(l:state.items)
     return
   endif
+  let l:state.keep = '' " the user goes elsewhere: a refresh no longer takes the cursor back
   let l:target = line('.') + a:count
   if l:target > len(l:state.items)
     call s:draw_to(l:state, l:target + s:page())
@@ -145,15 +170,17 @@ function! maildex#search#next(count) abort
 endfunction
 
 " G: Vim's motion over the whole list, not only the part drawn: every thread that has arrived is
-" drawn (and those still arriving as they come), and the cursor goes to the last line; [count]G to
-" line COUNT.
+" drawn (and those still arriving as they come, the cursor following them to the end), and the
+" cursor goes to the last line; [count]G to line COUNT.
 function! maildex#search#last(count) abort
   let l:state = get(b:, 'maildex_search', {})
   if empty(l:state)
     return
   endif
+  let l:state.keep = ''
   call s:draw_to(l:state, a:count > 0 ? a:count + s:page() : 0x7fffffff)
   call cursor(a:count > 0 ? min([a:count, line('$')]) : line('$'), 1)
+  let l:state.follow = a:count > 0 || l:state.done ? 0 : line('.')
 endfunction
 
 " Z: the messages of the list's query as a tree (notmuch.el's notmuch-tree-from-search-current-query).
@@ -208,7 +235,8 @@ function! maildex#search#refresh() abort
   endif
   " a refresh that has not yet found the thread to keep the cursor on keeps looking for it (events
   " come in bursts: a second one may arrive before the first refresh got there)
-  if l:state.keep ==# ''
+  " (a list following G's end keeps following it instead)
+  if l:state.keep ==# '' && !s:following(l:state)
     let l:state.keep = get(maildex#search#item(), 'thread', '')
   endif
   call maildex#search#open(l:state.query, l:state.sort)
@@ -341,8 +369,32 @@ function! maildex#search#reply(all) abort
   let l:item = maildex#search#item()
   if !empty(l:item)
     " reply takes one message (as notmuch's structured reply): the newest matched one
-    let l:ids = split(maildex#util#str(l:item.query[0]))
-    call maildex#compose#reply(empty(l:ids) ? "thread:" . l:item.thread : l:ids[-1], a:all)
+    let l:ids = maildex#util#ids({'query': l:item.query[0:0]})
+    call maildex#compose#reply(empty(l:ids) ? 'thread:' . l:item.thread : maildex#util#term('id', l:ids[-1]), a:all)
+  endif
+endfunction
+
+" e: the thread's draft in a mail buffer again (maildex#compose#resume): its newest message tagged
+" draft, else its newest matched message (which, being no draft, opens only once the user says so).
+function! maildex#search#resume() abort
+  let l:item = maildex#search#item()
+  if !empty(l:item)
+    call maildex#transport#run(['search', '--output=messages', '--sort=newest-first', '--limit=1',
+          \ 'thread:' . l:item.thread . ' and tag:draft'], {'on_exit': function('s:resume_draft', [l:item])})
+  endif
+endfunction
+
+function! s:resume_draft(item, status, out, err) abort
+  if a:status != 0 " the transport has reported it
+    return
+  endif
+  let l:id = matchstr(get(a:out, 0, ''), '^id:\zs.*')
+  if l:id !=# ''
+    return maildex#compose#resume(l:id, ['draft'])
+  endif
+  let l:ids = maildex#util#ids({'query': a:item.query[0:0]})
+  if !empty(l:ids)
+    call maildex#compose#resume(l:ids[-1], [])
   endif
 endfunction
 

@@ -326,12 +326,27 @@ function! maildex#show#save(...) abort
   call s:fetch_part(l:button, l:path, function('s:saved', [l:path]))
 endfunction
 
+" The part's bytes into PATH, then DONE(status). They go into a file beside PATH first, which
+" becomes PATH only once `show` has succeeded: a failure leaves neither an empty nor a half file
+" where the attachment was to be, nor changes a file that was there.
 function! s:fetch_part(button, path, done) abort
+  let l:part = a:path . '.maildex-part'
   call maildex#transport#run(['show', '--format=raw', '--part=' . a:button.part.id,
-        \ maildex#util#term('id', a:button.message)], {'out_file': a:path, 'on_exit': a:done})
+        \ maildex#util#term('id', a:button.message)],
+        \ {'out_file': l:part, 'on_exit': function('s:fetched', [l:part, a:path, a:done])})
 endfunction
 
-function! s:saved(path, status, ...) abort
+function! s:fetched(part, path, done, status, ...) abort
+  let l:status = a:status
+  if l:status == 0 && rename(a:part, a:path) != 0
+    call maildex#error#note('cannot write ' . a:path)
+    let l:status = 1
+  endif
+  call delete(a:part)
+  call a:done(l:status)
+endfunction
+
+function! s:saved(path, status) abort
   if a:status == 0
     echomsg 'Saved ' . a:path
   endif
@@ -350,7 +365,7 @@ function! maildex#show#open_part() abort
   call s:fetch_part(l:button, l:path, function('s:opened', [l:path]))
 endfunction
 
-function! s:opened(path, status, ...) abort
+function! s:opened(path, status) abort
   if a:status == 0
     call maildex#transport#run([], {'command': get(g:, 'maildex_open_command', ['xdg-open']) + [a:path]})
   endif

@@ -92,7 +92,7 @@ function! s:shown(state, threads, status, out, err) abort
   endif
   let l:order = {}
   for l:i in range(len(a:threads))
-    for l:id in s:ids(a:threads[l:i])
+    for l:id in maildex#util#ids(a:threads[l:i])
       let l:order[l:id] = l:i
     endfor
   endfor
@@ -106,30 +106,13 @@ function! s:shown(state, threads, status, out, err) abort
   let l:first = len(a:state.rows) + 1
   let l:lines = []
   for l:i in range(len(a:threads))
-    let l:out = {'state': a:state, 'thread': a:threads[l:i].thread, 'lines': l:lines, 'subject': '',
+    let l:out = {'state': a:state, 'thread': a:threads[l:i].thread, 'lines': l:lines, 'subject': "\n",
           \ 'width': a:state.width}
     call s:draw_forest(l:out, l:slots[l:i], [])
   endfor
   call maildex#util#set_lines(a:state.buf, l:first, l:lines, 0)
   call s:fill(a:state)
   call s:place_cursor(a:state)
-endfunction
-
-" The message ids of a search result's thread ("query": ["id:a id:b", "id:c"], ids maybe quoted).
-function! s:ids(item) abort
-  let l:ids = []
-  for l:query in filter(copy(get(a:item, 'query', [])), 'type(v:val) == type("")')
-    let l:pos = 0
-    while 1
-      let [l:term, l:start, l:pos] = matchstrpos(l:query, 'id:\%("\%([^"]\|""\)*"\|\S\+\)', l:pos)
-      if l:start < 0
-        break
-      endif
-      let l:id = l:term[3:]
-      call add(l:ids, l:id =~# '^"' ? substitute(l:id[1:-2], '""', '"', 'g') : l:id)
-    endwhile
-  endfor
-  return l:ids
 endfunction
 
 function! s:first_id(thread) abort

@@ -116,6 +116,23 @@ function! maildex#util#term(prefix, value) abort
   return a:prefix . ':"' . substitute(a:value, '"', '""', 'g') . '"'
 endfunction
 
+" The message ids of a search result's thread ("query": ["id:a id:b", "id:c"], ids maybe quoted).
+function! maildex#util#ids(item) abort
+  let l:ids = []
+  for l:query in filter(copy(get(a:item, 'query', [])), 'type(v:val) == type("")')
+    let l:pos = 0
+    while 1
+      let [l:term, l:start, l:pos] = matchstrpos(l:query, 'id:\%("\%([^"]\|""\)*"\|\S\+\)', l:pos)
+      if l:start < 0
+        break
+      endif
+      let l:id = l:term[3:]
+      call add(l:ids, l:id =~# '^"' ? substitute(l:id[1:-2], '""', '"', 'g') : l:id)
+    endwhile
+  endfor
+  return l:ids
+endfunction
+
 " A query for the mail both queries A and B match. `*` (all mail) is a query only on its own in
 " notmuch's language, never a term of a larger one, so it is left out.
 function! maildex#util#both(a, b) abort

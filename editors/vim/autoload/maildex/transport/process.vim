@@ -10,7 +10,7 @@ let s:next = 1
 let s:nvim = has('nvim')
 " Commands that write run one at a time in the order they were asked for, as the server runs them:
 " `-unread` from showing a message must not overtake the `+unread` the user typed after it.
-let s:writers = ['tag', 'insert', 'new', 'reindex', 'restore', 'compact', 'config']
+let s:writers = ['tag', 'insert', 'new', 'reindex', 'purge', 'restore', 'import-notmuch', 'compact', 'config']
 let s:writing = 0
 let s:waiting = []
 
