@@ -110,4 +110,94 @@ test_expect_equal "$output" "14 0 * 50 True"
 test_begin_subtest "the work counter refuses a missing database"
 test_expect_code 1 "$WORK_COUNTER" "$TMP_DIRECTORY/no-such.db"
 
+
+# Two scales in one run (issue 30): 300 files, then 600 (whose corpus the run above left), maildex
+# beside notmuch; then a run where notmuch stops at 300 (--vs-max-scale), on the databases left.
+SCALES_PHASES="--phase first_index --phase search_tag_l50 --phase count_all"
+if command -v notmuch > /dev/null 2>&1; then
+    test_begin_subtest "--scale 300 --scale 600 --vs notmuch measures both sizes in one run"
+    # shellcheck disable=SC2086 # the phases are separate words
+    python3 "$srcdir/bench/run" --scale 300 --scale 600 --runs 1 --vs notmuch $SCALES_PHASES --markdown \
+        --workdir "$BENCH_DIR" --maildex "$MAILDEX_BUILDDIR/cli/maildex" > "$TMP_DIRECTORY/scales" \
+        2> "$TMP_DIRECTORY/scales-err"
+    code=$?
+    test_expect_equal "$code" "0"
+    [ "$code" = 0 ] || sed 's/^/# /' "$TMP_DIRECTORY/scales-err"
+
+    # Prints one line per problem: the JSON lines of each size, and the scaling table's every cell
+    # as computed from them.
+    check_scales() {
+        python3 - "$TMP_DIRECTORY/scales" "$1" <<'EOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+table = [l.rstrip("\n") for l in open(sys.argv[2])]
+table = table[table.index("### Scaling: 300, 600"):] if "### Scaling: 300, 600" in table else []
+metas = {l["meta"]["scale"]: l["meta"] for l in lines if "meta" in l}
+ends = [l["meta_end"]["scale"] for l in lines if "meta_end" in l]
+if sorted(metas) != [300, 600] or ends != [300, 600]:
+    sys.exit(print("metas %s, meta_ends %s" % (sorted(metas), ends)))
+by = {(l["phase"], l["tool"], l["scale"]): l for l in lines if "phase" in l}
+for phase in ("first_index", "search_tag_l50", "count_all"):
+    for tool in ("maildex", "notmuch"):
+        for scale in (300, 600):
+            if "median_ms" not in by.get((phase, tool, scale), {}):
+                sys.exit(print("no %s line of %s at %d" % (tool, phase, scale)))
+def row(first):
+    found = [l for l in table if l.startswith("| %s |" % first)]
+    if len(found) != 1:
+        sys.exit(print("%d rows '| %s |' in %s" % (len(found), first, sys.argv[2])))
+    return [c.strip() for c in found[0].strip("|").split("|")]
+if not table:
+    sys.exit(print("no scaling heading"))
+if "| files | messages | maildex messages/s | ÷ 300 | notmuch messages/s | notmuch ÷ maildex |" not in table:
+    print("no first-index scaling table")
+for scale in (300, 600):
+    md, nm = by[("first_index", "maildex", scale)], by[("first_index", "notmuch", scale)]
+    want = [str(scale), "{:,}".format(metas[scale]["corpus"]["messages"]), "{:,}".format(md["msgs_per_s"]),
+            "%.2f×" % (md["msgs_per_s"] / by[("first_index", "maildex", 300)]["msgs_per_s"]),
+            "{:,}".format(nm["msgs_per_s"]), "%.1f×" % nm["ratio"]]
+    if row(scale) != want:
+        print("first index at %d: %s, want %s" % (scale, row(scale), want))
+for phase in ("search_tag_l50", "count_all"):
+    md = [by[(phase, "maildex", s)]["median_ms"] for s in (300, 600)]
+    nm = [by[(phase, "notmuch", s)] for s in (300, 600)]
+    cells = row(phase)
+    # the phase, the time at 300 and 600, 600's over 300's, notmuch's over maildex's at 300 and 600
+    # (the line's ratio, which is notmuch's median over maildex's)
+    if any(abs(n["ratio"] - n["median_ms"] / m) > 0.006 for n, m in zip(nm, md)):
+        print("%s: ratio not notmuch's median over maildex's: %s %s" % (phase, nm, md))
+    if cells[3] != "%.2f×" % (md[1] / md[0]) or cells[4:] != ["%.1f×" % n["ratio"] for n in nm]:
+        print("%s: %s from %s and %s" % (phase, cells, md, nm))
+EOF
+    }
+
+    test_begin_subtest "the scaling table: both sizes, each rate over 300's, notmuch's ratios, all from the JSON lines"
+    test_expect_equal "$(check_scales "$TMP_DIRECTORY/scales" 2>&1)" ""
+
+    test_begin_subtest "--report of the saved lines prints the same tables, the scaling table last"
+    python3 "$srcdir/bench/run" --report "$TMP_DIRECTORY/scales" > "$TMP_DIRECTORY/scales-report"
+    sed -n '/^### /,$p' "$TMP_DIRECTORY/scales" > "$TMP_DIRECTORY/scales-expected"
+    test_expect_equal_file "$TMP_DIRECTORY/scales-expected" "$TMP_DIRECTORY/scales-report"
+
+    test_begin_subtest "--vs-max-scale 300: notmuch not measured at 600, and the meta line says why"
+    python3 "$srcdir/bench/run" --scales 300,0.6k --runs 1 --vs notmuch --vs-max-scale 300 --phase count_all \
+        --workdir "$BENCH_DIR" --maildex "$MAILDEX_BUILDDIR/cli/maildex" > "$TMP_DIRECTORY/capped" \
+        2> "$TMP_DIRECTORY/capped-err"
+    output=$(python3 - "$TMP_DIRECTORY/capped" <<'EOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(sorted((l["tool"], l["scale"]) for l in lines if "phase" in l),
+      [l["meta"].get("not_measured") for l in lines if "meta" in l])
+EOF
+)
+    test_expect_equal "$output" "[('maildex', 300), ('maildex', 600), ('notmuch', 300)] [None, {'notmuch': 'above --vs-max-scale 300'}]"
+
+    test_begin_subtest "without --markdown the scaling table goes to stderr, saying 'not measured'; stdout stays JSON"
+    test_expect_equal "$(grep -c -v '^{' "$TMP_DIRECTORY/capped")/$(grep -c -e '^| count_all | .* | not measured |$' \
+        -e '^### Scaling: 300, 600$' "$TMP_DIRECTORY/capped-err")" "0/2"
+else
+    test_begin_subtest "two scales in one run beside notmuch"
+    test_skip_ "notmuch is not installed"
+fi
+
 test_done
