@@ -12,7 +12,9 @@
  *      read-write, may it create it; CMD_QUERY if it takes a query, which gives it --query=infix|sexp
  *      and makes cli_query_create read the query in the syntax asked for).
  *   4. Add the file to cli_libmaildex_cli_la_SOURCES in Makefile.am.
- *   5. Document it in doc/maildex.1.scd and test it in test/T###-NAME.sh.
+ *   5. Document it in doc/man/maildex-NAME.1.scd (every option under OPTIONS: its --help and the shell
+ *      completions are made from the page), add the page to MAN1_PAGES in Makefile.am and its line to
+ *      doc/maildex.1.scd's COMMANDS, and test it in test/T###-NAME.sh.
  * Commands return an exit status (notmuch's: 0, 1 for errors, 20/21 for format versions, 75 for
  * files that vanished during `new` and for a database that cannot take an `insert` now). A command
  * that grows past ~100 lines is hiding library code. A command never calls another command's file:
@@ -34,6 +36,7 @@ command_fn cmd_count;
 command_fn cmd_tag;
 command_fn cmd_dump;
 command_fn cmd_restore;
+command_fn cmd_import_notmuch;
 command_fn cmd_compact;
 command_fn cmd_insert;
 command_fn cmd_show;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `maildex new`: run the pre-new hook, index the mail root (maildex_index), report as notmuch does
- * (--debug: the run's decisions, in notmuch's words), run the post-new hook. The database is open for
- * writing only between the two hooks. */
+/* `maildex new`: run the pre-new hook, index the mail root (maildex_index), carry a notmuch user's
+ * tags over on a store's first run (base/notmuch-import.c), report as notmuch does (--debug: the
+ * run's decisions, in notmuch's words), run the post-new hook. The database is open for writing only
+ * between the two hooks, so post-new sees the imported tags. */
 #include "cli.h"
 #include "base/cancel-signals.h"
 #include "base/hooks.h"
+#include "base/notmuch-import.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -198,6 +200,7 @@ int cmd_new(struct cli *cli, int argc, char **argv)
         {OPT_END, NULL, NULL, NULL, NULL, NULL},
     };
     struct reporter rep = {0};
+    struct notmuch_import imp = {0};
     maildex_index_options_t io = {0};
     maildex_index_stats_t stats;
     maildex_status_t st;
@@ -250,8 +253,11 @@ int cmd_new(struct cli *cli, int argc, char **argv)
         cli_close_db(cli);
         return EXIT_FAILURE;
     }
+    notmuch_import_first_run(cli, &imp, quiet);
     cli_close_db(cli);
     if (!quiet)
         report(cli->out, &stats, stats.first_run, (g_get_monotonic_time() - rep.started) / 1e6);
+    if (!quiet)
+        notmuch_import_print(cli, &imp);
     return finish(cli, &stats, !no_hooks);
 }

@@ -14,68 +14,30 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Each command's options, arguments and summary are in its man page (doc/man/maildex-NAME.1.scd),
+ * from which its help is made: nothing here repeats them. */
 static const struct command commands[] = {
-    {"new", cmd_new, CMD_CONFIG, "[--quiet] [--verbose] [--debug] [--no-hooks] [--full-scan]",
-     "Index new, moved and removed mail"},
-    {"watch", cmd_watch, CMD_CONFIG | CMD_PROCESS, "[--foreground] [--debounce=MS] [--no-hooks] [--quiet]",
-     "Index mail as it lands in the Maildirs, until stopped"},
-    {"server", cmd_server, CMD_CONFIG | CMD_PROCESS,
-     "[--socket=PATH | --listen] [--watch] [--no-hooks] [--debounce=MS]",
-     "Answer requests from editors (doc/protocol.md) on stdin/stdout or a socket"},
-    {"search", cmd_search, CMD_DB_READ | CMD_QUERY,
-     "[--output=summary|threads|messages|files|tags] [--format=text|text0|json|sexp] [--query=infix|sexp] "
-     "[--sort=newest-first|oldest-first] [--limit=N] [--offset=N] [--exclude=true|false|flag|all] "
-     "[--duplicate=N] QUERY...",
-     "Search for messages matching a query"},
-    {"address", cmd_address, CMD_DB_READ | CMD_QUERY,
-     "[--output=sender|recipients|count|address]... [--deduplicate=no|mailbox|address] "
-     "[--format=text|text0|json|sexp] [--sort=newest-first|oldest-first] [--exclude=true|false] "
-     "[--query=infix|sexp] "
-     "QUERY...",
-     "Print the senders or recipients of the messages matching a query"},
-    {"count", cmd_count, CMD_DB_READ | CMD_QUERY,
-     "[--output=messages|threads|files] [--exclude=true|false] [--batch] [--input=FILE] [--lastmod] "
-     "[--query=infix|sexp] [QUERY...]",
-     "Count messages, threads or files matching a query"},
-    {"show", cmd_show, CMD_DB_READ | CMD_QUERY,
-     "[--format=json|sexp|text|raw|mbox] [--entire-thread[=true|false]] [--unthreaded] [--body=true|false] "
-     "[--part=N] [--duplicate=N] [--include-html] [--exclude=true|false] [--sort=newest-first|oldest-first] "
-     "[--decrypt=false|auto|true] [--query=infix|sexp] QUERY...",
-     "Show the threads or messages matching a query"},
-    {"reply", cmd_reply, CMD_DB_READ | CMD_QUERY,
-     "[--format=default|json|sexp|headers-only] [--reply-to=all|sender] [--decrypt=false|auto|true] "
-     "[--duplicate=N] [--query=infix|sexp] QUERY...",
-     "Print a reply template for the messages matching a query"},
-    {"tag", cmd_tag, CMD_DB_WRITE | CMD_QUERY, "[--batch] [--input=FILE] [--remove-all] [--query=infix|sexp] +TAG|-TAG... [--] QUERY...",
-     "Add or remove tags of the messages matching a query"},
-    {"insert", cmd_insert, CMD_DB_WRITE,
-     "[--folder=DIR] [--create-folder] [--keep] [--no-hooks] [--world-readable] [--decrypt=...] "
-     "[+TAG|-TAG...] < MESSAGE",
-     "Deliver a message from standard input into a Maildir and index it"},
-    {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY, "[--decrypt=...] [--query=infix|sexp] QUERY...",
-     "Re-index the messages matching a query, keeping their tags"},
-    {"purge", cmd_purge, CMD_CONFIG | CMD_QUERY,
-     "[--dry-run] [--yes] [--older-than=AGE] [--to-folder=FOLDER] [--format=text|text0|json|sexp] "
-     "[--no-hooks] [--query=infix|sexp] [--] [QUERY...]",
-     "Remove the mail matching a query (default: tag:deleted) from the disk and the index"},
-    {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY,
-     "[--format=batch-tag|sup] [--include=config|properties|tags] [--output=FILE] [--gzip] "
-     "[--query=infix|sexp] [--] [QUERY...]",
-     "Write the tags, properties and stored config of the messages matching a query"},
-    {"restore", cmd_restore, CMD_DB_WRITE,
-     "[--accumulate] [--format=auto|batch-tag|sup] [--include=config|properties|tags] "
-     "[--input=FILE]",
-     "Restore tags, properties and stored config from a dump"},
-    {"compact", cmd_compact, CMD_DB_WRITE, "[--backup=DIR] [--quiet]",
-     "Rebuild the database without its free space"},
-    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS, "[--] CLIENT [ARGS...]",
-     "Run a program made for notmuch's library on maildex's store"},
-    {"config", cmd_config, CMD_CONFIG_CREATE, "get|set|list [KEY [VALUE...]]",
-     "Get, set or list configuration values"},
-    {"setup", cmd_setup, CMD_CONFIG_CREATE, "[--name=NAME] [--primary-email=ADDR] ...",
-     "Write a configuration file, interactively on a terminal"},
-    {"help", cmd_help, CMD_CONFIG_CREATE, "[COMMAND]", "Show help for maildex or for one command"},
-    {NULL, NULL, 0, NULL, NULL},
+    {"new", cmd_new, CMD_CONFIG},
+    {"watch", cmd_watch, CMD_CONFIG | CMD_PROCESS},
+    {"server", cmd_server, CMD_CONFIG | CMD_PROCESS},
+    {"search", cmd_search, CMD_DB_READ | CMD_QUERY},
+    {"address", cmd_address, CMD_DB_READ | CMD_QUERY},
+    {"count", cmd_count, CMD_DB_READ | CMD_QUERY},
+    {"show", cmd_show, CMD_DB_READ | CMD_QUERY},
+    {"reply", cmd_reply, CMD_DB_READ | CMD_QUERY},
+    {"tag", cmd_tag, CMD_DB_WRITE | CMD_QUERY},
+    {"insert", cmd_insert, CMD_DB_WRITE},
+    {"reindex", cmd_reindex, CMD_DB_WRITE | CMD_QUERY},
+    {"purge", cmd_purge, CMD_CONFIG | CMD_QUERY},
+    {"dump", cmd_dump, CMD_DB_READ | CMD_QUERY},
+    {"restore", cmd_restore, CMD_DB_WRITE},
+    {"import-notmuch", cmd_import_notmuch, CMD_DB_WRITE},
+    {"compact", cmd_compact, CMD_DB_WRITE},
+    {"exec", cmd_exec, CMD_CONFIG | CMD_PROCESS | CMD_NO_CONFIG},
+    {"config", cmd_config, CMD_CONFIG_CREATE},
+    {"setup", cmd_setup, CMD_CONFIG_CREATE},
+    {"help", cmd_help, CMD_CONFIG_CREATE},
+    {NULL, NULL, 0},
 };
 
 /* A command not in the table runs maildex-NAME, else notmuch-NAME, found in $PATH, with the same
@@ -165,12 +127,6 @@ static int cli_run(struct cli *cli, int argc, char **argv)
     }
     if (cli->command == NULL) {
         status = cli_first_run(cli);
-        goto done;
-    }
-    /* notmuch's words (a maildex names the file too) and status; nothing runs on defaults. */
-    if (!(cli->command->flags & CMD_CONFIG_CREATE) && cli->config->missing) {
-        fprintf(cli->err, "%s\nTry running '%s setup' to create a configuration.\n",
-                config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0), cli_program);
         goto done;
     }
     status = cli->command->fn(cli, argc - first, argv + first);

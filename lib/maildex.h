@@ -160,6 +160,16 @@ maildex_status_t maildex_db_config_set(maildex_db_t *db, const char *key, const 
 maildex_status_t maildex_db_config_list(maildex_db_t *db, const char *prefix,
                                         const maildex_pair_t **out);
 
+/* Whether notmuch's tags were carried over into this store: a word the host writes and reads back
+ * (maildex's `new` writes "done" in the transaction that imports them, or says why there was nothing
+ * to import). The library writes only the first word: "pending" for a store made empty, "before" for
+ * one that held mail when the record was added to the schema. get sets *state to the word (never
+ * NULL), owned by db and valid until the next call on db; set is one transaction, or part of the
+ * caller's atomic section. Return MAILDEX_STATUS_OK, INVALID_ARGUMENT (a NULL state), READ_ONLY
+ * (set), DATABASE_BUSY or a database status. */
+maildex_status_t maildex_db_notmuch_import_get(maildex_db_t *db, const char **state);
+maildex_status_t maildex_db_notmuch_import_set(maildex_db_t *db, const char *state);
+
 /* User-defined fields (notmuch's index.header.PREFIX=Header): each pair's key is a PREFIX (a query
  * prefix such as "List"), its value the name of the header it indexes ("List-Id"); the array ends with
  * a pair of NULLs, or fields is NULL for none. Copied. Indexing (maildex_index, maildex_insert,

@@ -12,19 +12,67 @@ case "$output" in
 esac
 
 test_begin_subtest "help lists every command (one per cli/cmd-*.c)"
-output=$(maildex help | sed -n 's/^  \([a-z]*\) .*/\1/p' | sort | tr '\n' ' ')
+output=$(maildex help | sed -n 's/^  \([a-z-]*\) .*/\1/p' | sort | tr '\n' ' ')
 expected=$(ls "$srcdir"/cli/cmd-*.c | sed 's|.*/cmd-\(.*\)\.c|\1|' | sort | tr '\n' ' ')
 test_expect_equal "$output" "$expected"
 
-test_begin_subtest "help COMMAND prints that command's usage"
-output=$(maildex help config | head -n 1)
-test_expect_equal "$output" "Usage: maildex config get|set|list [KEY [VALUE...]]"
+test_begin_subtest "help COMMAND prints that command's usage: its man page's synopsis"
+output=$(maildex help config | head -n 3)
+test_expect_equal "$output" "Usage: maildex config get KEY
+       maildex config set [--database] KEY [VALUE...]
+       maildex config list"
+
+test_begin_subtest "... then the page's summary and each option the page describes, with its text"
+maildex help count > count-help
+test_expect_equal "$(sed -n '4p;6,8p' count-help)" "Count messages, threads or files matching a query.
+Options:
+  --output=messages|threads|files
+      What is counted (default messages)."
+
+test_begin_subtest "... every command's help has its summary, options from its page and none from the table alone"
+bad=
+for c in $(maildex help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+    out=$(maildex help "$c")
+    case "$out" in
+        "Usage: maildex $c"*"The whole page: maildex-$c(1).") ;;
+        *) bad="$bad $c(shape)" ;;
+    esac
+    case "$out" in *"not described in the man page"*) bad="$bad $c(undescribed)" ;; esac
+done
+test_expect_equal "$bad" ""
+
+test_begin_subtest "the options every command shares are named once, from maildex(1)"
+test_expect_equal "$(maildex help compact | tail -n 2)" "Also --format-version=N, --help and --uuid=UUID: see maildex(1).
+The whole page: maildex-compact(1)."
+
+test_begin_subtest "the help text is the page's text without scdoc's markup"
+test_expect_equal "$(maildex help dump | grep -A1 '^  --output=')" "  --output=FILE
+      Writes a new file beside FILE (mode 0600), syncs it and renames it over FILE, so FILE is"
+
+test_begin_subtest "help lists the other pages, and help TOPIC names its page"
+test_expect_equal "$(maildex help | grep -c '^  maildex-[a-z-]*([57])')|$(maildex help hooks | head -n 1)" \
+    "3|maildex-hooks(5): the programs maildex runs before and after indexing."
+
+test_begin_subtest "help and --help need no config file, where the command itself would refuse to run"
+mkdir -p "$TMP_DIRECTORY/empty-home"
+output=$(MAILDEX_CONFIG= HOME=$TMP_DIRECTORY/empty-home maildex help search | head -n 1
+         MAILDEX_CONFIG= HOME=$TMP_DIRECTORY/empty-home maildex search --help | head -n 1
+         MAILDEX_CONFIG= HOME=$TMP_DIRECTORY/empty-home maildex search x > /dev/null 2>&1; echo "status=$?")
+test_expect_equal "$output" "Usage: maildex search [OPTION...] QUERY...
+Usage: maildex search [OPTION...] QUERY...
+status=1"
+
+test_begin_subtest "help --help is help's own help"
+test_expect_equal "$(maildex help --help | head -n 1)" "Usage: maildex help [COMMAND | TOPIC]"
 
 test_begin_subtest "COMMAND --help is help COMMAND"
 test_expect_equal "$(maildex config --help)" "$(maildex help config)"
 
 test_begin_subtest "help for an unknown command exits 1"
 test_expect_code 1 maildex help no-such-thing
+
+test_begin_subtest "help on a pipe prints the text, even where man has the page (man only on a terminal)"
+test_expect_equal "$(MANPATH=/nowhere maildex help tag | head -n 1)" "Usage: maildex tag [--remove-all] [--query=infix|sexp] +TAG|-TAG... [--] QUERY..."
 
 test_begin_subtest "--format-version=0 exits 20 (too old)"
 test_expect_code 20 maildex config --format-version=0 get user.name

@@ -69,6 +69,35 @@ test_begin_subtest "defaults when no config file exists (as notmuch's)"
 output=$(MAILDEX_CONFIG= HOME="$TMP_DIRECTORY/empty-home" maildex config get new.tags | tr '\n' ' ')
 test_expect_equal "$output" "unread inbox "
 
+test_begin_subtest "no config file anywhere: a command that reads the database names where it looked and says to run setup (status 1, as notmuch)"
+empty=$TMP_DIRECTORY/empty-home
+mkdir -p "$empty"
+output=$(MAILDEX_CONFIG= HOME=$empty maildex search foo 2>&1; echo "status=$?")
+test_expect_equal "$output" "Error: cannot load config file: there is none. Looked for, in this order:
+  \$MAILDEX_CONFIG (not set)
+  $empty/.config/maildex/config
+  \$NOTMUCH_CONFIG (not set)
+  $empty/.config/notmuch/default/config
+  $empty/.notmuch-config
+Try running 'maildex setup' to create a configuration.
+status=1"
+
+test_begin_subtest "... the same for new, count and tag, and nothing is created"
+others=$(for cmd in new "count *" "tag +x -- *"; do
+    (set -f; MAILDEX_CONFIG= HOME=$empty maildex $cmd 2>&1; echo "status=$?") | sed 's/^maildex [a-z]*: //'
+done)
+test_expect_equal "$others|$(ls -A "$empty")" "$output
+$output
+$output|"
+
+test_begin_subtest "... run as notmuch, notmuch's two lines"
+mkdir -p "$TMP_DIRECTORY/as-notmuch"
+ln -s "$(command -v maildex)" "$TMP_DIRECTORY/as-notmuch/notmuch"
+test_expect_equal "$(MAILDEX_CONFIG= HOME=$empty "$TMP_DIRECTORY/as-notmuch/notmuch" search foo 2>&1; echo "status=$?")" \
+    "Error: cannot load config file.
+Try running 'notmuch setup' to create a configuration.
+status=1"
+
 test_begin_subtest "relative database.path is relative to HOME"
 printf '[database]\npath=Maildir\n' > "$TMP_DIRECTORY/rel"
 test_expect_equal "$(maildex --config="$TMP_DIRECTORY/rel" config get database.path)" "$HOME/Maildir"

@@ -123,11 +123,13 @@ indexer=$!
 i=0 failures=0 overlapped=no
 while read -r target; do
     i=$((i + 1))
+    # whether a write of the loop began while new indexed (after the first one, new may be done on a
+    # loaded machine: the first tag and insert wait for its batches)
+    kill -0 $indexer 2> /dev/null && overlapped=yes
     maildex tag "+loop$i" -- "id:$target" 2>> "$TMP_DIRECTORY/loop-err" || failures=$((failures + 1))
     printf 'From: me@example.org\nTo: you@example.org\nSubject: loop %s\nMessage-Id: <loop-%s@x>\n\nsent %s\n' \
         "$i" "$i" "$i" | maildex insert --folder=Sent +sent -inbox 2>> "$TMP_DIRECTORY/loop-err" ||
         failures=$((failures + 1))
-    [ $i = 1 ] && kill -0 $indexer 2> /dev/null && overlapped=yes
 done < "$TMP_DIRECTORY/targets"
 wait $indexer
 new_rc=$?

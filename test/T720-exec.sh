@@ -76,6 +76,14 @@ test_begin_subtest "a named config file that is missing: exec refuses (exit 1), 
 output=$(MAILDEX_NOTMUCH_ABI_DIR=$standin maildex --config="$TMP_DIRECTORY/missing" exec "$TMP_DIRECTORY/print-env" 2>/dev/null; echo "exit $?")
 test_expect_equal "$output" "exit 1"
 
+test_begin_subtest "no config file anywhere: exec runs the client all the same, the config variables left as they are"
+mkdir -p "$TMP_DIRECTORY/no-config-home"
+output=$(MAILDEX_CONFIG= HOME=$TMP_DIRECTORY/no-config-home MAILDEX_NOTMUCH_ABI_DIR=$standin \
+         maildex exec "$TMP_DIRECTORY/print-env" > no-config.out 2>&1; echo "exit $?"; grep CONFIG no-config.out)
+test_expect_equal "$output" "exit 0
+NOTMUCH_CONFIG=
+MAILDEX_CONFIG="
+
 test_begin_subtest "the notmuch the client runs is maildex, on maildex's store"
 output=$(MAILDEX_NOTMUCH_ABI_DIR=$standin maildex exec sh -c 'notmuch count "*"; notmuch --version')
 test_expect_equal "$output" "3

@@ -258,6 +258,8 @@ other_email=tester@work.example.com;
 [new]
 tags=unread;inbox;
 ignore=.maildex;.notmuch;
+# Each tool indexes on its own: maildex's first new must not copy notmuch's tags (T780 tests that).
+import_notmuch=false
 
 [search]
 exclude_tags=deleted;spam;
@@ -400,6 +402,8 @@ primary_email=test_suite@notmuchmail.org
 [new]
 tags=unread;inbox;
 ignore=.maildex;.notmuch;
+# Each tool indexes on its own: maildex's first new must not copy notmuch's tags (T780 tests that).
+import_notmuch=false
 
 [search]
 exclude_tags=$1

@@ -34,17 +34,19 @@ enum command_flags {
     CMD_QUERY = 1 << 4,         /* takes a query: cli_start accepts --query=infix|sexp for it */
     CMD_PROCESS = 1 << 5,       /* owns the process (signals, the terminal, a loop): never run as a
                                  * request of `server` */
+    CMD_NO_CONFIG = 1 << 6,     /* runs when there is no config file anywhere (a client it runs
+                                 * names its own: exec); a named one missing is still refused */
 };
 
 struct cli;
 typedef int command_fn(struct cli *cli, int argc, char **argv);
 
+/* A row of main.c's table. What a command does, its options and arguments are told by its man page,
+ * doc/man/maildex-NAME.1.scd, which the help is made from (help.h). */
 struct command {
     const char *name;
     command_fn *fn;
     int flags;
-    const char *usage;   /* options and arguments, for help */
-    const char *summary; /* one line */
 };
 
 struct cli {
@@ -96,9 +98,20 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 /* The command of the table in cli->commands named name, or NULL (start.c). */
 const struct command *cli_find_command(const struct cli *cli, const char *name);
 
-/* Prints command c's usage and summary on cli->out: the page of `help COMMAND` and `COMMAND --help`
- * (start.c). */
-void cli_print_usage(struct cli *cli, const struct command *c);
+/* The help of cli->command, whose full option table (shared ones included) is opts: the page of
+ * `help COMMAND` and `COMMAND --help`, from its man page (help.c, help.h); on a terminal, with the
+ * man page installed, man shows the page instead and this does not return. */
+void cli_print_help(struct cli *cli, const struct option *opts);
+
+/* When cli is a process of its own writing to a terminal and man finds the page (in section, '1',
+ * '5' or '7'), runs man on it in place of this process; else returns false (help.c). */
+bool cli_help_man(struct cli *cli, char section, const char *page);
+
+/* The compiled-in page named name ("maildex-search") in section (0: any), or NULL; and a command's
+ * one-line summary, its page's NAME line ("" without a page) (help.c). */
+struct help_page;
+const struct help_page *cli_help_page(const char *name, char section);
+const char *cli_command_summary(const struct command *c);
 
 /* Opens the database in the given mode, reporting failure on stderr. Returns 0 or an exit status
  * (open-db.c). */

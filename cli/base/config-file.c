@@ -38,9 +38,17 @@ static bool exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* Notes a place locate() looked at, for the message that no config file exists (config_missing). */
+static void looked_at(void *ctx, GPtrArray *looked, const char *place, const char *note)
+{
+    if (looked)
+        g_ptr_array_add(looked, talloc_asprintf(ctx, "%s%s", place, note));
+}
+
 /* config_find, also saying what named the file: "--config", "$MAILDEX_CONFIG", "$NOTMUCH_CONFIG",
- * or NULL for a default location (which is only taken when a file is there). */
-static char *locate(void *ctx, const char *explicit_path, const char **named_by)
+ * or NULL for a default location (which is only taken when a file is there). Each place it tried goes
+ * into looked (NULL: not wanted), so that the error for none names them in the order they count. */
+static char *locate(void *ctx, const char *explicit_path, const char **named_by, GPtrArray *looked)
 {
     const char *env, *profile = getenv("NOTMUCH_PROFILE");
     char *candidate;
@@ -54,29 +62,34 @@ static char *locate(void *ctx, const char *explicit_path, const char **named_by)
         *named_by = "$MAILDEX_CONFIG";
         return talloc_strdup(ctx, env);
     }
+    looked_at(ctx, looked, "$MAILDEX_CONFIG", " (not set)");
     candidate = talloc_asprintf(ctx, "%s/maildex/config", xdg_config_home(ctx));
     if (exists(candidate))
         return candidate;
+    looked_at(ctx, looked, candidate, "");
     if ((env = getenv("NOTMUCH_CONFIG")) && *env) {
         *named_by = "$NOTMUCH_CONFIG";
         return talloc_strdup(ctx, env);
     }
+    looked_at(ctx, looked, "$NOTMUCH_CONFIG", " (not set)");
     candidate = talloc_asprintf(ctx, "%s/notmuch/%s/config", xdg_config_home(ctx),
                                 profile && *profile ? profile : "default");
     if (exists(candidate))
         return candidate;
+    looked_at(ctx, looked, candidate, "");
     candidate = profile && *profile
                     ? talloc_asprintf(ctx, "%s/.notmuch-config.%s", home(), profile)
                     : talloc_asprintf(ctx, "%s/.notmuch-config", home());
     if (exists(candidate))
         return candidate;
+    looked_at(ctx, looked, candidate, "");
     return NULL;
 }
 
 char *config_find(void *ctx, const char *explicit_path)
 {
     const char *named_by;
-    return locate(ctx, explicit_path, &named_by);
+    return locate(ctx, explicit_path, &named_by, NULL);
 }
 
 struct config *config_load(void *ctx, const char *explicit_path, char **error)
@@ -89,7 +102,8 @@ struct config *config_load(void *ctx, const char *explicit_path, char **error)
         return NULL;
     cfg->kf = g_key_file_new();
     talloc_set_destructor(cfg, keyfile_destructor);
-    cfg->path = locate(cfg, explicit_path, &cfg->named_by);
+    cfg->path = locate(cfg, explicit_path, &cfg->named_by, NULL);
+    cfg->none = cfg->path == NULL;
     /* --config='' means no file at all, as in notmuch. */
     if (cfg->path && *cfg->path == '\0')
         cfg->named_by = NULL;
@@ -251,12 +265,23 @@ static char *default_name(void *ctx)
 
 char *config_missing(void *ctx, struct config *cfg, bool name_it)
 {
-    if (!cfg->missing)
-        return NULL;
-    if (!name_it)
-        return talloc_strdup(ctx, "Error: cannot load config file.");
-    return talloc_asprintf(ctx, "Error: cannot load config file '%s' (named by %s): %s.", cfg->path,
-                           cfg->named_by, g_strerror(ENOENT));
+    GPtrArray *looked;
+    const char *named_by;
+    char *text;
+
+    if (cfg->missing && name_it)
+        return talloc_asprintf(ctx, "Error: cannot load config file '%s' (named by %s): %s.", cfg->path,
+                               cfg->named_by, g_strerror(ENOENT));
+    if (!cfg->none || !name_it)
+        return cfg->missing || cfg->none ? talloc_strdup(ctx, "Error: cannot load config file.") : NULL;
+    /* Looked for again, now with the list: what the user can change is where it looked. */
+    looked = g_ptr_array_new();
+    locate(ctx, NULL, &named_by, looked);
+    text = talloc_strdup(ctx, "Error: cannot load config file: there is none. Looked for, in this order:");
+    for (guint i = 0; i < looked->len; i++)
+        text = talloc_asprintf_append(text, "\n  %s", (const char *) g_ptr_array_index(looked, i));
+    g_ptr_array_free(looked, TRUE);
+    return text;
 }
 
 const char *config_default(const char *key)
@@ -475,6 +500,23 @@ char *config_backup_dir(void *ctx, struct config *cfg)
     dir = talloc_asprintf(ctx, "%s/backups", db_dir);
     g_free(db_dir);
     return dir;
+}
+
+char *config_notmuch_dir(void *ctx, struct config *cfg)
+{
+    char *path = database_path(ctx, cfg);
+    char *xapian = talloc_asprintf(ctx, "%s/xapian", path);
+    bool in_path = is_dir(xapian);
+
+    talloc_free(xapian);
+    return in_path ? path : talloc_asprintf(ctx, "%s/.notmuch", path);
+}
+
+char *config_notmuch_database(void *ctx, struct config *cfg)
+{
+    char *xapian = talloc_asprintf(ctx, "%s/xapian", config_notmuch_dir(ctx, cfg));
+
+    return is_dir(xapian) ? xapian : NULL;
 }
 
 /* maildex's database at the place of notmuch's (maildex_database_file says where: the library holds

@@ -20,19 +20,23 @@ struct config {
     const char *named_by; /* "--config", "$MAILDEX_CONFIG" or "$NOTMUCH_CONFIG"; NULL when path was
                            * found in a default location */
     bool missing;         /* path was named but does not exist (see config_missing) */
+    bool none;            /* nothing named one and no default location has one (see config_missing) */
     bool loaded;          /* a file was read (false: the file `setup` writes will be new) */
 };
 
 /* Finds and reads the config file. explicit_path is --config's value or NULL ("" means no file).
  * Returns NULL with *error set (talloc'd on ctx) when the file exists but cannot be read or parsed.
- * An absent file is not an error here: with none in the default locations notmuch's defaults apply;
- * a named one that is missing sets cfg->missing for the command to refuse (config_missing). */
+ * An absent file is not an error here: a named one that is missing sets cfg->missing, none anywhere
+ * cfg->none, for the command to refuse (config_missing); `config` and `setup` run on notmuch's
+ * defaults then. */
 struct config *config_load(void *ctx, const char *explicit_path, char **error);
 
-/* NULL, or when the file was named by --config or an environment variable but does not exist, the
- * error to report: notmuch's "Error: cannot load config file.", with name_it the file and what named
- * it too (talloc'd on ctx). The commands that read the database refuse to run on defaults then, as
- * notmuch's do; `config get|list` say only how to make one; `setup`, `config set` and `help` run. */
+/* NULL, or when the file was named by --config or an environment variable but does not exist, or
+ * when none was named and none is in a default location, the error to report: notmuch's "Error:
+ * cannot load config file.", with name_it the missing file and what named it, or every place looked
+ * at in order, too (talloc'd on ctx). The commands that read the database refuse to run on defaults
+ * then, as notmuch's do; `config get|list` say only how to make a named one; `setup`, `config set`
+ * and `help` run. */
 char *config_missing(void *ctx, struct config *cfg, bool name_it);
 
 /* notmuch's default for a key that neither the file nor the database sets, for `config get|list`
@@ -101,5 +105,12 @@ char *config_database_file(void *ctx, struct config *cfg);
 /* database.backup_dir as notmuch chooses it: the file's, else $XDG_DATA_HOME/notmuch/<profile>/backups
  * when it exists, else backups/ beside the database. talloc'd on ctx. */
 char *config_backup_dir(void *ctx, struct config *cfg);
+
+/* Where notmuch 0.37 keeps its own files (xapian/, hooks/) for this config: notmuch's database path
+ * itself when it holds xapian/, else its .notmuch/ (notmuch's lib/open.cc). talloc'd on ctx. Whether
+ * a notmuch database is there: config_notmuch_database, the xapian/ directory when it exists, else
+ * NULL. */
+char *config_notmuch_dir(void *ctx, struct config *cfg);
+char *config_notmuch_database(void *ctx, struct config *cfg);
 
 #endif

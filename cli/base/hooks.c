@@ -30,16 +30,6 @@ static const char *config_home(void *ctx)
     return talloc_asprintf(ctx, "%s/.config", home && *home ? home : g_get_home_dir());
 }
 
-/* Where notmuch keeps its own files for database.path: the directory holding xapian/, which is
- * database.path itself in a split layout and its .notmuch/ otherwise (notmuch's lib/open.cc). */
-static char *notmuch_dir(void *ctx, struct cli *cli)
-{
-    char *path = config_get(ctx, cli->config, "database.path");
-    char *xapian = talloc_asprintf(ctx, "%s/xapian", path);
-
-    return is_dir(xapian) ? path : talloc_asprintf(ctx, "%s/.notmuch", path);
-}
-
 char *hook_dir(void *ctx, struct cli *cli)
 {
     char *dir = config_get(ctx, cli->config, "database.hook_dir");
@@ -54,7 +44,7 @@ char *hook_dir(void *ctx, struct cli *cli)
                           profile && *profile ? profile : "default");
     if (is_dir(dir))
         return dir;
-    dir = talloc_asprintf(ctx, "%s/hooks", notmuch_dir(ctx, cli));
+    dir = talloc_asprintf(ctx, "%s/hooks", config_notmuch_dir(ctx, cli->config));
     if (is_dir(dir))
         return dir;
     dir = talloc_asprintf(ctx, "%s/maildex/hooks", config_home(ctx));

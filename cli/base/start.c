@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The start every command gets through cli_start(): its options and the shared ones, --help (the
- * command's usage, as `help COMMAND` prints it), the format version, the database opened as the
+ * command's help from its man page, against the table it has here: help.c), the format version, the database opened as the
  * command's flags say, --uuid checked against it; and finding a command in the table main hands
  * down (cli->commands). Commands never repeat this, and nothing here knows any one command. */
 #include "base.h"
@@ -15,11 +15,6 @@ const struct command *cli_find_command(const struct cli *cli, const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
-}
-
-void cli_print_usage(struct cli *cli, const struct command *c)
-{
-    fprintf(cli->out, "Usage: maildex %s %s\n\n%s.\n", c->name, c->usage, c->summary);
 }
 
 static int check_format_version(struct cli *cli)
@@ -62,6 +57,22 @@ static int check_uuid(struct cli *cli)
     return 0;
 }
 
+/* Without a config file (a named one missing, or none anywhere) only the commands that make one or
+ * need none run: notmuch's words and status (a maildex names the file, or where it looked, too);
+ * nothing runs on defaults. After --help, which needs no config. */
+static int check_config(struct cli *cli)
+{
+    char *missing;
+
+    if ((cli->command->flags & CMD_CONFIG_CREATE) || ((cli->command->flags & CMD_NO_CONFIG) && cli->config->none))
+        return 0;
+    missing = config_missing(cli->ctx, cli->config, strcmp(cli_program, "notmuch") != 0);
+    if (missing == NULL)
+        return 0;
+    fprintf(cli->err, "%s\nTry running '%s setup' to create a configuration.\n", missing, cli_program);
+    return EXIT_FAILURE;
+}
+
 int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
 {
     static const struct keyword syntaxes[] = {{"infix", MAILDEX_QUERY_INFIX}, {"sexp", MAILDEX_QUERY_SEXP},
@@ -86,10 +97,10 @@ int cli_start(struct cli *cli, int argc, char **argv, const struct option *opts)
     if (first < 0)
         return -cli_option_error(cli, first, error);
     if (help) { /* the command does not run; its help page is its output */
-        cli_print_usage(cli, cli->command);
+        cli_print_help(cli, shared);
         return -CLI_STATUS_HELPED;
     }
-    if ((rc = check_format_version(cli)) != 0)
+    if ((rc = check_config(cli)) != 0 || (rc = check_format_version(cli)) != 0)
         return -rc;
     if (flags & (CMD_DB_READ | CMD_DB_WRITE | CMD_DB_CREATE)) {
         maildex_db_mode_t mode = (flags & CMD_DB_CREATE)  ? MAILDEX_DB_CREATE

@@ -305,9 +305,12 @@ TEST(named_file_that_is_missing_is_reported)
         ASSERT(missing && strstr(missing, in_home(ctx, "gone")) && strstr(missing, dollar));
         unsetenv(vars[i]);
     }
-    /* Nothing named and nothing in the default locations: notmuch's defaults, silently. */
+    /* Nothing named and nothing in the default locations: refused too, naming where it looked. */
     cfg = config_load(ctx, NULL, &err);
-    ASSERT(cfg != NULL && config_missing(ctx, cfg, true) == NULL);
+    ASSERT(cfg != NULL && cfg->none && !cfg->missing);
+    ASSERT_STR_EQ(config_missing(ctx, cfg, false), "Error: cannot load config file.");
+    missing = config_missing(ctx, cfg, true);
+    ASSERT(missing && strstr(missing, "$MAILDEX_CONFIG (not set)") && strstr(missing, in_home(ctx, ".notmuch-config")));
     /* --config='' means no file, as in notmuch. */
     cfg = config_load(ctx, "", &err);
     ASSERT(cfg != NULL && config_missing(ctx, cfg, true) == NULL);
@@ -381,7 +384,30 @@ TEST(list_keys_sorted_with_derived)
     talloc_free(ctx);
 }
 
-TEST_MAIN(TEST_ENTRY(lookup_order_each_step) TEST_ENTRY(xdg_config_home_and_profile)
+/* notmuch's own directory for the config (xapian/, hooks/): .notmuch/ in database.path, or the path
+ * itself once it holds xapian/; a notmuch database only when xapian/ is there. */
+TEST(notmuch_dir_as_notmuch_finds_it)
+{
+    void *ctx = talloc_new(NULL);
+    struct config *cfg;
+    char *error, *mail;
+
+    fresh_env("notmuch-dir");
+    mail = in_home(ctx, "mail");
+    write_file(in_home(ctx, ".notmuch-config"), talloc_asprintf(ctx, "[database]\npath=%s\n", mail));
+    cfg = config_load(ctx, NULL, &error);
+    ASSERT(cfg != NULL);
+    ASSERT_STR_EQ(config_notmuch_dir(ctx, cfg), talloc_asprintf(ctx, "%s/.notmuch", mail));
+    ASSERT(config_notmuch_database(ctx, cfg) == NULL);
+    g_mkdir_with_parents(talloc_asprintf(ctx, "%s/.notmuch/xapian", mail), 0700);
+    ASSERT_STR_EQ(config_notmuch_database(ctx, cfg), talloc_asprintf(ctx, "%s/.notmuch/xapian", mail));
+    g_mkdir_with_parents(talloc_asprintf(ctx, "%s/xapian", mail), 0700);
+    ASSERT_STR_EQ(config_notmuch_dir(ctx, cfg), mail);
+    ASSERT_STR_EQ(config_notmuch_database(ctx, cfg), talloc_asprintf(ctx, "%s/xapian", mail));
+    talloc_free(ctx);
+}
+
+TEST_MAIN(TEST_ENTRY(lookup_order_each_step) TEST_ENTRY(notmuch_dir_as_notmuch_finds_it) TEST_ENTRY(xdg_config_home_and_profile)
               TEST_ENTRY(no_file_means_defaults) TEST_ENTRY(notmuch_file_values_and_lists)
                   TEST_ENTRY(database_location_rules) TEST_ENTRY(database_location_as_notmuch) TEST_ENTRY(values_round_trip) TEST_ENTRY(save_follows_symlink) TEST_ENTRY(set_writes_lists_and_removes)
                       TEST_ENTRY(set_creates_default_file) TEST_ENTRY(unparseable_file_is_an_error)

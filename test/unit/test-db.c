@@ -866,6 +866,32 @@ TEST(a_bulk_index_spills_dirty_pages_at_the_cache_size)
     maildex_db_close(db);
 }
 
+/* The notmuch import's record (sql/0011): "pending" on a store made empty, "before" on one upgraded
+ * with mail in it, the host's word kept inside its atomic section and rolled back with it. */
+TEST(notmuch_import_record)
+{
+    static const char version_10[] = "INSERT INTO messages(id, message_id, thread, date) VALUES (1, 'a', 1, 0);"
+                                     "DELETE FROM meta WHERE key = 'notmuch_import'; PRAGMA user_version = 10;";
+    maildex_db_t *db = open_or_fail(db_file("import-record"), MAILDEX_DB_CREATE);
+    const char *state;
+
+    ASSERT_EQ(maildex_db_notmuch_import_get(db, &state), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(state, "pending");
+    ASSERT_EQ(maildex_db_begin_atomic(db), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_notmuch_import_set(db, "done"), MAILDEX_STATUS_OK);
+    ASSERT_EQ(maildex_db_notmuch_import_get(db, &state), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(state, "done");
+    maildex__rollback(db); /* what a failure later in the import's section does */
+    ASSERT_EQ(maildex_db_notmuch_import_get(db, &state), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(state, "pending");
+    ASSERT_EQ(maildex_db_notmuch_import_set(db, NULL), MAILDEX_STATUS_INVALID_ARGUMENT);
+    maildex_db_close(db);
+    db = upgraded_from("import-record-upgrade", version_10);
+    ASSERT_EQ(maildex_db_notmuch_import_get(db, &state), MAILDEX_STATUS_OK);
+    ASSERT_STR_EQ(state, "before");
+    maildex_db_close(db);
+}
+
 TEST(close_accepts_null)
 {
     ASSERT_EQ(maildex_db_close(NULL), MAILDEX_STATUS_OK);
@@ -897,4 +923,5 @@ TEST_MAIN(TEST_ENTRY(a_bulk_index_spills_dirty_pages_at_the_cache_size) TEST_ENT
                                                   TEST_ENTRY(commit_and_begin_lets_a_waiting_writer_go_first)
                                                       TEST_ENTRY(read_only_open_repairs_an_interrupted_write)
                                                           TEST_ENTRY(close_reports_a_connection_that_would_not_close)
+                                                          TEST_ENTRY(notmuch_import_record)
                                                           TEST_ENTRY(close_accepts_null))
