@@ -63,7 +63,7 @@ static int detach(int *status)
 /* The child tells the parent how the start went; stdin and stdout leave the terminal, and stderr
  * goes to the log file, so what a hook prints lands there too. (A log on stderr is the journal's
  * stream: it stays.) */
-static void detached(int fd, int status, const struct watch_log *log)
+static void detached(int fd, int status, struct watch_log *log)
 {
     unsigned char byte = (unsigned char) status;
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -76,8 +76,8 @@ static void detached(int fd, int status, const struct watch_log *log)
         dup2(null, STDOUT_FILENO);
         close(null);
     }
-    if (log && watch_log_fd(log) >= 0)
-        dup2(watch_log_fd(log), STDERR_FILENO);
+    if (log)
+        watch_log_capture_stderr(log);
 }
 
 /* Who holds the store's watch lock, into *h: -1 when a watch runs; else, after saying that none
@@ -118,17 +118,23 @@ static int show_status(struct cli *cli)
 /* Whether the watch of pid has let go of the lock (ended; another one may hold it now). */
 static bool let_go(struct cli *cli, const char *db, long pid)
 {
+    void *local = talloc_new(cli->ctx); /* polled for up to a minute: nothing piles up */
     struct watch_holder h;
     char *error = NULL;
+    bool gone = false;
 
-    switch (watch_lock_read(cli->ctx, db, &h, &error)) {
+    switch (watch_lock_read(local, db, &h, &error)) {
     case WATCH_LOCK_FREE:
-        return true;
+        gone = true;
+        break;
     case WATCH_LOCK_HELD:
-        return h.pid != 0 && h.pid != pid;
+        gone = h.pid != 0 && h.pid != pid;
+        break;
     default:
-        return false;
+        break;
     }
+    talloc_free(local);
+    return gone;
 }
 
 /* --stop: SIGTERM to the watch that holds the lock, then waits until it has let go of it. 0 once it

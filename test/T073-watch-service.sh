@@ -4,8 +4,9 @@
 # refused naming the first's pid, exits 0; two started at once leave one; after a kill -9 a new one
 # starts), --status both ways, --stop, the log (timestamped lines in --log FILE, the journal's
 # priorities when stderr is the journal, a detached watch writing nothing to the stderr it left),
-# and `server --watch` beside a running watch: it does not watch (no events, the hook once per
-# round), takes over when the watch ends, and --stop leaves it alone. Every wait is a bounded poll.
+# and `server --watch` beside a running watch: it does not watch (the hook once per round), passes
+# the watch's rounds on as its events, takes over when the watch ends (stopped, or killed with -9),
+# and --stop leaves it alone. Every wait is a bounded poll.
 . "$(dirname "$0")/test-lib.sh"
 test_require python3
 
@@ -140,22 +141,44 @@ maildex watch --stop > /dev/null
 test_expect_equal "$started|$(wc -c < "$TMP_DIRECTORY/left.err")|$(grep -c "^$LOG_TIME maildex watch: 1 added" "$DEFAULT_LOG")|$(grep -c '^post-new wrote this to stderr$' "$DEFAULT_LOG")|$detached_status|$(gone "$watch_pid")" \
     "0|0|1|1|log: $DEFAULT_LOG|gone"
 
+test_begin_subtest "SIGHUP after logrotate moved the log away: the watch and its hooks write to the new file"
+ROTATED=$TMP_DIRECTORY/rotated.log
+rm -f "$ROTATED" "$ROTATED.1"
+maildex watch --log="$ROTATED"
+WLOG=$ROTATED wait_log 'watching [0-9]* director'
+watch_pid=$(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$ROTATED")
+mv "$ROTATED" "$ROTATED.1"
+kill -HUP "$watch_pid"
+WLOG=$ROTATED wait_log 'config reloaded'
+deliver new rotated@x
+indexed id:rotated@x 1
+WLOG=$ROTATED wait_log 'post-new wrote this'
+maildex watch --stop > /dev/null
+test_expect_equal "$(grep -c '1 added\|post-new' "$ROTATED.1")|$(grep -c "^$LOG_TIME maildex watch: 1 added" "$ROTATED")|$(grep -c '^post-new wrote this to stderr$' "$ROTATED")|$(gone "$watch_pid")" \
+    "0|1|1|gone"
+
 # The post-new hook counts its runs; the watch logs each round that changed something. With a watch
-# running, `server --watch` must not watch too: it says so, its subscribed client hears of no
-# round, and the hook runs once per round. When the watch stops, the server watches.
+# running, `server --watch` must not watch too: it says so, passes each of the watch's rounds on to
+# its subscribed client as its own watch's would be, and the hook runs once per round. When the
+# watch stops, the server watches. $TRACE has the client's answers and events as they come, so the
+# shell delivers the next message only once the last round's event is there.
 test_begin_subtest "server --watch beside a watch: does not watch, says so; the hook runs once per round"
 printf '#!/bin/sh\necho post-new >> "%s"\n' "$HOOKLOG" > "$HOOKS/post-new"
 : > "$HOOKLOG"
 start_watch
 SERVER_ERR=$TMP_DIRECTORY/server.err
+TRACE=$TMP_DIRECTORY/client.trace
 : > "$SERVER_ERR"
+: > "$TRACE"
 {
     printf '%s\n' '{"id":1,"subscribe":true}'
     WLOG=$SERVER_ERR wait_log "a watch already runs for '$DB' (pid $watch_pid): not watching here"
+    WLOG=$TRACE wait_log '^end 1 0$'
     for i in 1 2 3; do
         deliver new "beside-$i@x"
         indexed "id:beside-$i@x" 1 >&2
         WLOG=$HOOKLOG wait_log '^post-new$' "$i"
+        WLOG=$TRACE wait_log '^event .*"added": 1' "$i"
     done
     printf '%s\n' '{"id":2,"argv":["count","tag:inbox"]}' '#wait 2'
     maildex watch --stop > "$TMP_DIRECTORY/stop-beside.out"
@@ -165,27 +188,51 @@ SERVER_ERR=$TMP_DIRECTORY/server.err
     maildex watch --stop > "$TMP_DIRECTORY/stop-server.out" 2>&1
     echo "$?" >> "$TMP_DIRECTORY/stop-server.out"
     deliver new taken-over@x
-    printf '%s\n' '#added' '{"id":3,"argv":["count","id:taken-over@x"]}' '#wait 3'
-} | $CLIENT send "$(command -v maildex)" --watch > beside.out 2>> "$SERVER_ERR"
+    printf '%s\n' '#added 4' '{"id":3,"argv":["count","id:taken-over@x"]}' '#wait 3'
+} | SERVER_CLIENT_TRACE=$TRACE $CLIENT send "$(command -v maildex)" --watch > beside.out 2>> "$SERVER_ERR"
 stop_watch # stopped by --stop above; a SIGTERM again when the client failed before it
 rounds=$(grep -c 'maildex watch: 1 added' "$WLOG")
 test_expect_equal "$watch_status|$rounds|$(grep -c '^post-new$' "$HOOKLOG")" "0|3|4"
+
+test_begin_subtest "... its client hears of the watch's rounds: each message added, the thread it joined"
+thread=$(maildex search --output=threads id:beside-1@x | sed 's/^thread://')
+relayed=$(sed -n '/^event/{p;q}' beside.out)
+test_expect_equal "$(grep '^event ' beside.out | sed -n 1,3p | grep -c '^event {"added": 1, "error": null, "full": false, "removed": 0, "renamed": 0, "status": 0, "threads": \["[0-9a-f]\{16\}"\]}$')|$relayed" \
+    "3|event {\"added\": 1, \"error\": null, \"full\": false, \"removed\": 0, \"renamed\": 0, \"status\": 0, \"threads\": [\"$thread\"]}"
 
 # line NUMBER of the first line of $SERVER_ERR matching REGEX
 first_line() {
     grep -n -- "$1" "$SERVER_ERR" | head -n 1 | cut -d: -f1
 }
 
-test_begin_subtest "... it watches only once the other has ended: one full pass, one round that added"
+test_begin_subtest "... it watches only once the other has ended: one full pass of its own, then its rounds"
 deferred=$(first_line 'not watching here') ended=$(first_line 'has ended: watching here')
 watching=$(first_line 'watching [0-9]* director')
 test_expect_equal "$([ "$deferred" -lt "$ended" ] && [ "$ended" -lt "$watching" ] && echo in-order)|$(grep -c '^event .*"full": true' beside.out)|$(grep -c '^event .*"added": [1-9]' beside.out)|$(sed -n '/^3 0$/{n;p}' beside.out)" \
-    "in-order|1|1|1"
+    "in-order|1|4|1"
 
 test_begin_subtest "... --status names the server; --stop leaves it alone and says why, exit 1"
 test_expect_equal "$(sed -n 1p "$TMP_DIRECTORY/status-server.out")|$(cat "$TMP_DIRECTORY/stop-server.out")" \
     "a watch runs for '$DB' (pid $(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$SERVER_ERR"), in maildex server)|maildex watch: the watch for '$DB' (pid $(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$SERVER_ERR"), in maildex server) is the server's: stop that server to stop it
 1"
+
+# A watch killed with -9 writes nothing more to the lock file: the server finds the lock free on its
+# look every second.
+test_begin_subtest "server --watch beside a watch killed with -9: takes over and indexes"
+start_watch
+: > "$SERVER_ERR"
+{
+    WLOG=$SERVER_ERR wait_log "a watch already runs for '$DB' (pid $watch_pid): not watching here"
+    kill -9 "$watch_pid"
+    WLOG=$SERVER_ERR wait_log "the other watch of '$DB' has ended: watching here"
+    WLOG=$SERVER_ERR wait_log 'watching [0-9]* director'
+    deliver new after-kill@x
+    indexed id:after-kill@x 1 >&2
+    printf '%s\n' '{"id":1,"argv":["count","id:after-kill@x"]}' '#wait 1'
+} | $CLIENT send "$(command -v maildex)" --watch > killed.out 2>> "$SERVER_ERR"
+wait "$watch_pid" 2>/dev/null
+test_expect_equal "$(grep -c 'has ended: watching here' "$SERVER_ERR")|$(sed -n '/^1 0$/{n;p}' killed.out)|$(tail -n 1 killed.out)" \
+    "1|1|server 0"
 
 test_begin_subtest "--status and --stop together are refused"
 test_expect_code 1 maildex watch --status --stop

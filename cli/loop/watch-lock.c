@@ -6,14 +6,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <talloc.h>
 #include <unistd.h>
 
-/* A record is a few lines; more than this is not ours. */
-#define RECORD_MAX 16384
+/* A record is a few lines and up to WATCH_LOCK_THREADS_MAX thread ids; more than this is not ours. */
+#define RECORD_MAX 65536
 /* A holder writes its record just after it takes the lock; a reader that finds none complete (or
  * one that changes under it) looks again this many times, this far apart, then says "not known". */
 #define READ_TRIES 50
@@ -22,7 +23,9 @@
 struct watch_lock {
     int fd;
     long pid;
+    unsigned long seq; /* rounds recorded */
     char *host, *since, *log, *round;
+    char *event;       /* the last round's lines for a follower (watch-follow.h) */
 };
 
 char *watch_holder_text(void *ctx, const char *db_path, const struct watch_holder *holder)
@@ -61,15 +64,17 @@ static char *one_line(void *ctx, const char *text)
     return copy;
 }
 
+/* The record: "pid=", "seq=" first and "end=" with the same number last, so a reader that catches
+ * the record half rewritten (the new one's head, the old one's tail) sees two numbers that differ. */
 static void write_record(struct watch_lock *lock)
 {
-    char *text = talloc_asprintf(lock, "pid=%ld\nhost=%s\nsince=%s\nlog=%s\n", lock->pid, lock->host,
-                                 lock->since, lock->log);
+    char *text = talloc_asprintf(lock, "pid=%ld\nseq=%lu\nhost=%s\nsince=%s\nlog=%s\n", lock->pid, lock->seq,
+                                 lock->host, lock->since, lock->log);
     size_t len;
 
     if (lock->round)
-        text = talloc_asprintf_append(text, "round=%s\n", lock->round);
-    text = talloc_strdup_append(text, "end\n");
+        text = talloc_asprintf_append(text, "round=%s\n%s", lock->round, lock->event);
+    text = talloc_asprintf_append(text, "end=%lu\n", lock->seq);
     len = strlen(text);
     /* In place, then cut: a reader in between sees the new record's "end" before the old tail. */
     if (pwrite(lock->fd, text, len, 0) == (ssize_t) len && ftruncate(lock->fd, (off_t) len) != 0) {
@@ -78,29 +83,75 @@ static void write_record(struct watch_lock *lock)
     talloc_free(text);
 }
 
-/* Parses a record into *holder; false unless it is complete (its "end" line read). */
+/* "threads=" of a record: ids in hex, comma-separated; "*" when there were too many to list. */
+static void parse_threads(void *ctx, const char *value, struct watch_holder *holder)
+{
+    gchar **ids = g_strsplit(value, ",", -1);
+    uint64_t *threads = talloc_array(ctx, uint64_t, g_strv_length(ids) + 1);
+    size_t n = 0;
+
+    holder->threads_dropped = strcmp(value, "*") == 0;
+    for (size_t i = 0; ids[i] && !holder->threads_dropped; i++)
+        if (ids[i][0])
+            threads[n++] = g_ascii_strtoull(ids[i], NULL, 16);
+    g_strfreev(ids);
+    holder->last.threads = threads;
+    holder->last.n_threads = n;
+}
+
+/* One "key=value" line of the last round (watch_lock_round's lines); false for another key. */
+static bool parse_round_line(void *ctx, const char *key, const char *value, struct watch_holder *holder)
+{
+    struct watch_round *r = &holder->last;
+
+    if (strcmp(key, "added") == 0)
+        r->added = g_ascii_strtoull(value, NULL, 10);
+    else if (strcmp(key, "removed") == 0)
+        r->removed = g_ascii_strtoull(value, NULL, 10);
+    else if (strcmp(key, "renamed") == 0)
+        r->renamed = g_ascii_strtoull(value, NULL, 10);
+    else if (strcmp(key, "full") == 0)
+        r->full = strcmp(value, "1") == 0;
+    else if (strcmp(key, "status") == 0)
+        r->status = (int) strtol(value, NULL, 10);
+    else if (strcmp(key, "error") == 0)
+        r->error = talloc_strdup(ctx, value);
+    else if (strcmp(key, "threads") == 0)
+        parse_threads(ctx, value, holder);
+    else
+        return false;
+    return true;
+}
+
+/* Parses a record into *holder; false unless it is whole: its "end=" line read, with the number of
+ * its "seq=" line. */
 static bool parse_record(void *ctx, char *text, struct watch_holder *holder)
 {
     char *save = NULL;
 
     memset(holder, 0, sizeof *holder);
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *eq = strchr(line, '=');
-        if (strcmp(line, "end") == 0)
-            return true;
+        char *eq = strchr(line, '='), *value;
         if (eq == NULL)
             continue;
         *eq = '\0';
+        value = eq + 1;
+        if (strcmp(line, "end") == 0)
+            return strtoul(value, NULL, 10) == holder->seq;
         if (strcmp(line, "pid") == 0)
-            holder->pid = strtol(eq + 1, NULL, 10);
+            holder->pid = strtol(value, NULL, 10);
+        else if (strcmp(line, "seq") == 0)
+            holder->seq = strtoul(value, NULL, 10);
         else if (strcmp(line, "host") == 0)
-            holder->host = talloc_strdup(ctx, eq + 1);
+            holder->host = talloc_strdup(ctx, value);
         else if (strcmp(line, "since") == 0)
-            holder->since = talloc_strdup(ctx, eq + 1);
+            holder->since = talloc_strdup(ctx, value);
         else if (strcmp(line, "log") == 0)
-            holder->log = talloc_strdup(ctx, eq + 1);
+            holder->log = talloc_strdup(ctx, value);
         else if (strcmp(line, "round") == 0)
-            holder->round = talloc_strdup(ctx, eq + 1);
+            holder->round = talloc_strdup(ctx, value);
+        else
+            parse_round_line(ctx, line, value, holder);
     }
     return false;
 }
@@ -132,15 +183,18 @@ static char *read_text(void *ctx, int fd)
 static void read_holder(void *ctx, int fd, struct watch_holder *holder)
 {
     char *first = read_text(ctx, fd), *second;
+    bool whole = false;
 
-    for (int i = 0; i < READ_TRIES; i++) {
+    for (int i = 0; i < READ_TRIES && !whole; i++) {
         g_usleep(READ_PAUSE_US);
         second = read_text(ctx, fd);
-        if (first && second && strcmp(first, second) == 0 && parse_record(ctx, first, holder))
-            return;
+        whole = first && second && strcmp(first, second) == 0 && parse_record(ctx, first, holder);
+        talloc_free(first); /* the holder's strings are copies */
         first = second;
     }
-    memset(holder, 0, sizeof *holder);
+    talloc_free(first);
+    if (!whole)
+        memset(holder, 0, sizeof *holder);
 }
 
 static int whole_file(int fd, int cmd, struct flock *fl)
@@ -185,13 +239,50 @@ enum watch_lock_result watch_lock_take(void *ctx, const char *db_path, const cha
     return WATCH_LOCK_TAKEN;
 }
 
-void watch_lock_round(struct watch_lock *lock, const char *round)
+/* The round's lines of the record, for a follower to pass on as its own round. */
+static char *round_lines(void *ctx, const struct watch_round *r)
+{
+    char *text = talloc_asprintf(ctx, "added=%" PRIu64 "\nremoved=%" PRIu64 "\nrenamed=%" PRIu64 "\nfull=%d\n"
+                                      "status=%d\n",
+                                 r->added, r->removed, r->renamed, r->full ? 1 : 0, r->status);
+
+    if (r->error)
+        text = talloc_asprintf_append(text, "error=%s\n", one_line(text, r->error));
+    if (r->n_threads > WATCH_LOCK_THREADS_MAX)
+        return talloc_strdup_append(text, "threads=*\n");
+    text = talloc_strdup_append(text, "threads=");
+    for (size_t i = 0; i < r->n_threads; i++)
+        text = talloc_asprintf_append(text, "%s%016" PRIx64, i ? "," : "", r->threads[i]);
+    return talloc_strdup_append(text, "\n");
+}
+
+void watch_lock_round(struct watch_lock *lock, const char *text, const struct watch_round *round)
 {
     if (lock == NULL) /* a deferred watch that could not take over: no record of its own */
         return;
     talloc_free(lock->round);
-    lock->round = one_line(lock, round);
+    talloc_free(lock->event);
+    lock->round = one_line(lock, text);
+    lock->event = round_lines(lock, round);
+    lock->seq++;
     write_record(lock);
+}
+
+bool watch_lock_peek(void *ctx, const char *db_path, struct watch_holder *holder)
+{
+    char *path = watch_lock_path(ctx, db_path), *text;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    bool whole = false;
+
+    memset(holder, 0, sizeof *holder);
+    if (fd >= 0 && (text = read_text(ctx, fd)) != NULL) {
+        whole = parse_record(ctx, text, holder);
+        talloc_free(text);
+    }
+    if (fd >= 0)
+        close(fd);
+    talloc_free(path);
+    return whole;
 }
 
 enum watch_lock_result watch_lock_read(void *ctx, const char *db_path, struct watch_holder *holder, char **error)

@@ -17,6 +17,7 @@ struct watch_log {
     int fd;         /* the file's, or STDERR_FILENO (not ours to close) */
     char *path;     /* the file's; NULL for stderr */
     bool journal;   /* priorities instead of times */
+    bool stderr_too; /* stderr points at the file (watch_log_capture_stderr) */
 };
 
 static int log_destructor(struct watch_log *log)
@@ -90,9 +91,10 @@ char *watch_log_default_path(void *ctx, char **error)
     return talloc_asprintf_append(dir, "/watch.log");
 }
 
-int watch_log_fd(const struct watch_log *log)
+void watch_log_capture_stderr(struct watch_log *log)
 {
-    return log->path ? log->fd : -1;
+    if (log->path && dup2(log->fd, STDERR_FILENO) >= 0)
+        log->stderr_too = true;
 }
 
 const char *watch_log_where(const struct watch_log *log)
@@ -110,7 +112,7 @@ int watch_log_reopen(struct watch_log *log)
         return -1;
     /* dup3 swaps the file under the same number at once: a line written meanwhile on a round's
      * worker goes to the old file or the new one, never to a closed descriptor. */
-    if (dup3(fd, log->fd, O_CLOEXEC) < 0)
+    if (dup3(fd, log->fd, O_CLOEXEC) < 0 || (log->stderr_too && dup2(fd, STDERR_FILENO) < 0))
         rc = -1;
     close(fd);
     return rc;

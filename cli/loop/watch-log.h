@@ -50,15 +50,17 @@ bool watch_log_stderr_is_journal(void);
  * NULL with *error when neither variable helps or the directory cannot be made. */
 char *watch_log_default_path(void *ctx, char **error);
 
-/* The file's descriptor, or -1 for stderr: a detached watch points its own stderr at it, so what
- * it spawns (hooks) and anything else it prints lands there too, never on the terminal it left. */
-int watch_log_fd(const struct watch_log *log);
+/* Points stderr at the log file, now and after each watch_log_reopen: a detached watch does, so
+ * what it spawns (hooks) and anything else it prints lands there too, never on the terminal it
+ * left. Nothing for a log on stderr. */
+void watch_log_capture_stderr(struct watch_log *log);
 
 /* What to tell a user who asks where the log is: the file's path, "the journal" or "stderr". */
 const char *watch_log_where(const struct watch_log *log);
 
 /* Opens the file again by its name (logrotate moved it away) in place of the old descriptor, which
- * writers on other threads keep using until then. 0, or -1 with errno; stderr: 0. */
+ * writers on other threads keep using until then, and stderr too when it was captured. 0, or -1
+ * with errno; stderr: 0. */
 int watch_log_reopen(struct watch_log *log);
 
 /* One line: fmt's text, its newlines made spaces so that it stays one line, led by the time or the

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "dir-watches.h"
 #include "stop-signals.h"
+#include "watch-follow.h"
 #include "watch-lock.h"
 #include "watch-log.h"
 #include "watch-root.h"
@@ -26,7 +27,6 @@
 
 #define WATCH_RETRY_MS 5000    /* after a round failed */
 #define WATCH_RESCAN_MS 60000  /* full passes while some directory could not be watched */
-#define WATCH_TAKEOVER_MS 1000  /* a deferred watch looks whether the other one has ended */
 
 /* One round, filled on the loop's thread before it starts and by the worker while it runs. */
 struct round {
@@ -55,7 +55,8 @@ struct watch {
     struct dir_watches *dirs; /* NULL until the lock is held */
     uv_poll_t poll;
     bool polling;             /* poll is initialised (the lock is held) */
-    uv_timer_t debounce, rescan, takeover;
+    uv_timer_t debounce, rescan;
+    struct watch_follow follow; /* while deferred: the other watch's rounds, the lock once free */
     struct stop_signals signals;
     uv_work_t work;
     struct round round;
@@ -233,19 +234,8 @@ static int round_status(const struct round *r)
     return r->stats.files_vanished || r->stats.files_unreadable ? 75 : EXIT_SUCCESS;
 }
 
-/* The last round in the lock's record, for `watch --status`: the time and what the log says. */
-static void record_round(struct watch *w, const char *text, int hook_status)
-{
-    char stamp[WATCH_LOG_TIME_SIZE], *line;
-
-    watch_log_time(stamp);
-    line = hook_status ? g_strdup_printf("%s %s; the post-new hook failed (status %d)", stamp, text, hook_status)
-                       : g_strdup_printf("%s %s", stamp, text);
-    watch_lock_round(w->lock, line);
-    g_free(line);
-}
-
-static void log_round(struct watch *w, const struct round *r, int status)
+/* Logs the round; returns what the log says of it (g_malloc'd) for the lock's record. */
+static char *log_round(struct watch *w, const struct round *r, int status)
 {
     double ms = (uv_hrtime() - r->started) / 1e6;
     char *text;
@@ -264,8 +254,7 @@ static void log_round(struct watch *w, const struct round *r, int status)
         log_line(w, WATCH_LOG_WARNING, "the post-new hook failed (status %d)", r->hook_status);
     if (!r->error && !w->opts.quiet && (round_changed(r) || r->full || status != 0))
         log_line(w, WATCH_LOG_INFO, "%s", text);
-    record_round(w, text, r->hook_status);
-    g_free(text);
+    return text;
 }
 
 static void mark_dirty(void *data, const char *path)
@@ -340,12 +329,20 @@ static size_t sync_watches(struct watch *w, bool look_again)
     return watched;
 }
 
-static void report(struct watch *w, const struct round *r, int status)
+/* The round to the lock's record (text: what the log said, for `watch --status`; the round itself
+ * for a watch that follows this one) and to the host. */
+static void report(struct watch *w, const struct round *r, int status, const char *text)
 {
     struct watch_round out = {r->stats.messages_added, r->stats.messages_removed, r->stats.renames,
                               (const uint64_t *) (void *) r->threads->data, r->threads->len,
                               r->full, status, r->error};
+    char stamp[WATCH_LOG_TIME_SIZE], *line;
 
+    watch_log_time(stamp);
+    line = r->hook_status ? g_strdup_printf("%s %s; the post-new hook failed (status %d)", stamp, text, r->hook_status)
+                          : g_strdup_printf("%s %s", stamp, text);
+    watch_lock_round(w->lock, line, &out);
+    g_free(line);
     if (w->opts.round)
         w->opts.round(w->opts.data, &out);
 }
@@ -373,7 +370,6 @@ static bool wait_for_root(struct watch *w, char **error)
     g_free(*error);
     *error = why;
     log_line(w, WATCH_LOG_WARNING, "%s", why);
-    record_round(w, why, 0);
     w->full_pending = true;
     return true;
 }
@@ -385,17 +381,18 @@ static void round_done(uv_work_t *req, int uv_status)
     int status = round_status(r);
     size_t watched;
     bool waiting;
+    char *text;
 
     (void) uv_status;
     w->running = false;
     waiting = r->error && wait_for_root(w, &r->error);
-    if (!waiting)
-        log_round(w, r, status);
+    text = waiting ? g_strdup(r->error) : log_round(w, r, status);
     if (r->error && !waiting) { /* everything it was to do is done by a full pass, later */
         w->full_pending = true;
         w->retry_at = uv_now(w->loop) + WATCH_RETRY_MS;
     }
-    report(w, r, status);
+    report(w, r, status, text);
+    g_free(text);
     g_strfreev(r->dirs);
     g_free(r->error);
     g_array_free(r->threads, TRUE);
@@ -554,7 +551,8 @@ static void stop_handles(struct watch *w)
     close_handle(w, (uv_handle_t *) &w->debounce);
     close_handle(w, (uv_handle_t *) &w->rescan);
     close_handle(w, (uv_handle_t *) &w->root.wait);
-    close_handle(w, (uv_handle_t *) &w->takeover);
+    close_handle(w, (uv_handle_t *) &w->follow.changed);
+    close_handle(w, (uv_handle_t *) &w->follow.tick);
     if (w->opts.signals)
         w->open_handles += stop_signals_close(&w->signals, handle_closed);
 }
@@ -618,15 +616,22 @@ static void start_poll(struct watch *w)
     uv_poll_start(&w->poll, UV_READABLE, on_events);
 }
 
+/* What the lock's record names as the holder. */
+static const char *host_name(const struct watch *w)
+{
+    return w->opts.host ? w->opts.host : "watch";
+}
+
 static void init_handles(struct watch *w)
 {
-    uv_timer_t *timers[] = {&w->debounce, &w->rescan, &w->takeover};
+    uv_timer_t *timers[] = {&w->debounce, &w->rescan};
 
     for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
         uv_timer_init(w->loop, timers[i]);
         timers[i]->data = w;
     }
     watch_root_init(&w->root, w->loop, w->mail_root, on_root_back, w);
+    watch_follow_init(&w->follow, w->loop, maildex_db_path(w->db), host_name(w), watch_log_where(w->log), w);
     if (w->dirs)
         start_poll(w);
     if (w->opts.signals)
@@ -646,47 +651,57 @@ static void start_watching(struct watch *w)
 
 /* ---- one watch per store (watch-lock.h) ----------------------------------------------------------- */
 
-static const char *host_name(const struct watch *w)
-{
-    return w->opts.host ? w->opts.host : "watch";
-}
-
 static const char *inotify_limit(int err)
 {
     return err == EMFILE ? " (the limit fs.inotify.max_user_instances)" : "";
 }
 
-/* A deferring watch, every WATCH_TAKEOVER_MS: once the other one has ended, this one watches. */
-static void on_takeover(uv_timer_t *t)
-{
-    struct watch *w = t->data;
-    const char *db = maildex_db_path(w->db);
-    char *error = NULL;
+/* ---- deferred to another process's watch (watch-follow.h) ---- */
 
-    switch (watch_lock_take(w, db, host_name(w), watch_log_where(w->log), &w->lock, NULL, &error)) {
-    case WATCH_LOCK_TAKEN:
-        break;
-    case WATCH_LOCK_FAILED:
-        log_line(w, WATCH_LOG_ERR, "%s: not watching", error);
-        uv_timer_stop(t);
-        return;
-    default:
-        return;
-    }
-    uv_timer_stop(t);
+static void on_relayed(struct watch_follow *f, const struct watch_round *round)
+{
+    struct watch *w = f->ctx;
+
+    if (w->opts.round)
+        w->opts.round(w->opts.data, round);
+}
+
+static void on_follow_failed(struct watch_follow *f, const char *error)
+{
+    log_line(f->ctx, WATCH_LOG_ERR, "%s: not watching", error);
+}
+
+/* The other watch has ended and the lock is this one's: it watches. */
+static void on_taken(struct watch_follow *f, struct watch_lock *lock)
+{
+    struct watch *w = f->ctx;
+
+    w->lock = lock;
     if ((w->dirs = dir_watches_new(w->mail_root)) == NULL) {
         log_line(w, WATCH_LOG_ERR, "cannot start inotify: %s%s: not watching", strerror(errno), inotify_limit(errno));
         TALLOC_FREE(w->lock); /* for another watch to take */
         return;
     }
-    log_line(w, WATCH_LOG_NOTICE, "the other watch of '%s' has ended: watching here", db);
+    log_line(w, WATCH_LOG_NOTICE, "the other watch of '%s' has ended: watching here", maildex_db_path(w->db));
     w->deferred = false;
     start_poll(w);
     start_watching(w);
 }
 
+static void follow(struct watch *w)
+{
+    int rc;
+
+    w->follow.round = on_relayed;
+    w->follow.taken = on_taken;
+    w->follow.failed = on_follow_failed;
+    if ((rc = watch_follow_start(&w->follow)) != 0) /* its rounds are then heard a second late */
+        log_line(w, WATCH_LOG_WARNING, "cannot watch the lock file of '%s': %s", maildex_db_path(w->db),
+                 uv_strerror(rc));
+}
+
 /* The store's lock. Held by another process: a deferring watch (the server's) says so in its log and
- * looks again every second; any other says so on stderr and returns WATCH_ALREADY_RUNS. */
+ * follows that one; any other says so on stderr and returns WATCH_ALREADY_RUNS. */
 static int take_lock(struct watch *w)
 {
     const char *db = maildex_db_path(w->db);
@@ -748,7 +763,7 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
     w->relist = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     init_handles(w);
     if (w->deferred)
-        uv_timer_start(&w->takeover, on_takeover, WATCH_TAKEOVER_MS, WATCH_TAKEOVER_MS);
+        follow(w);
     else
         start_watching(w);
     *out = w;
