@@ -150,7 +150,7 @@ if grep -q '^man1_MANS = ' "$MAILDEX_BUILDDIR/Makefile"; then
         echo "make install failed (install.log)" > "$TMP_DIRECTORY/install-failed"
     # Where make put them, as make expands its variables.
     eval "$(printf 'print-dirs:\n\t@echo mandir=$(mandir) BASH_COMPLETION_DIR=$(BASH_COMPLETION_DIR) ZSH_COMPLETION_DIR=$(ZSH_COMPLETION_DIR) FISH_COMPLETION_DIR=$(FISH_COMPLETION_DIR)\n' |
-            ${MAKE:-make} -s -C "$MAILDEX_BUILDDIR" -f Makefile -f - print-dirs)"
+            ${MAKE:-make} -s --no-print-directory -C "$MAILDEX_BUILDDIR" -f Makefile -f - print-dirs)"
     missing=$(cat "$TMP_DIRECTORY/install-failed" 2>/dev/null)
     for c in $COMMANDS; do [ -f "$DEST$mandir/man1/maildex-$c.1" ] || missing="$missing man1/maildex-$c.1"; done
     for p in man1/maildex.1 man5/maildex-config.5 man5/maildex-hooks.5 man7/maildex-search-terms.7; do

@@ -20,31 +20,6 @@ start_watch() {
     wait_log 'watching [0-9]* director'
 }
 
-# indexed QUERY COUNT: waits until `maildex count QUERY` says COUNT (at most 60 s, so a loaded
-# machine cannot fail it; how fast watch is belongs to bench/run's watch_latency phase); prints
-# what it said last when it never did.
-indexed() {
-    tries=0
-    while :; do
-        got=$(maildex count "$1")
-        [ "$got" = "$2" ] && return 0
-        if [ $tries -ge 3000 ]; then
-            echo "count $1: $got after 60 s, expected $2"
-            return 1
-        fi
-        sleep 0.02
-        tries=$((tries + 1))
-    done
-}
-
-# deliver DIR ID: a message delivered as an MDA does, written in DIR/../tmp and moved into DIR.
-deliver() {
-    mkdir -p "$MAIL_DIR/$1" "$MAIL_DIR/$1/../tmp"
-    printf 'From: Sender <s@example.org>\nTo: t@example.org\nSubject: about %s\nMessage-Id: <%s>\nDate: Fri, 05 Jan 2001 15:43:00 +0000\n\nbody of %s\n' \
-        "$2" "$2" "$2" > "$MAIL_DIR/$1/../tmp/$2"
-    mv "$MAIL_DIR/$1/../tmp/$2" "$MAIL_DIR/$1/$2"
-}
-
 # deliver_many DIR NAME N: N messages NAME-0@x ... delivered into DIR one after the other.
 deliver_many() {
     i=0
@@ -212,7 +187,7 @@ if [ -f "$SHIM" ]; then
     indexed id:waited@x 1 >/dev/null
     stop_watch
     maildex tag -stalled -- tag:stalled
-    test_expect_equal "$(grep -c '^maildex watch: waiting for another maildex writer (pid [0-9]*)$' "$WLOG"):$(maildex count id:waited@x)" "1:1"
+    test_expect_equal "$(grep -c "^$LOG_TIME maildex watch: waiting for another maildex writer (pid [0-9]*)\$" "$WLOG"):$(maildex count id:waited@x)" "1:1"
 else
     test_skip_ "test/fault-shim.so is built by make check"
 fi
@@ -280,7 +255,7 @@ else
 fi
 
 test_begin_subtest "without --foreground it detaches once started, and the detached watch indexes"
-maildex watch 2> "$WLOG"
+maildex watch --log="$WLOG"
 started=$?
 wait_log 'watching'
 watch_pid=$(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$WLOG")

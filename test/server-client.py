@@ -14,9 +14,12 @@
                                                order, then by id; then events as "event JSON".
                                                Two lines are the client's, not sent: "#wait ID"
                                                holds the next line until request ID ended;
-                                               "#added" until an event told of added mail (both
-                                               give up after 120 s), so tests order on what
-                                               happened, never on how long it took
+                                               "#added [N]" until N (1) events told of added
+                                               mail (both give up after 120 s), so tests order
+                                               on what happened, never on how long it took. With
+                                               $SERVER_CLIENT_TRACE set, each "end ID STATUS"
+                                               and "event JSON" is also appended to that file
+                                               as it comes, for a test's shell to wait on
     server-client.py one SOCKET ARGV-JSON      one request over the socket; its stdout on stdout,
                                                its stderr on stderr, its status as the exit status
 
@@ -73,12 +76,20 @@ class Answers:
                     self.unnamed.append((int(words[2]), payload))
                 elif words[0] == "end":
                     self.ended[int(words[1])] = (int(words[2]), payload)
+                    self._trace("end %s %s" % (words[1], words[2]))
                 elif words[0] == "event":
                     self.events.append(json.loads(payload))
+                    self._trace("event %s" % json.dumps(self.events[-1], sort_keys=True))
                 self.cond.notify_all()
         with self.cond:
             self.closed = True
             self.cond.notify_all()
+
+    @staticmethod
+    def _trace(line):
+        if os.environ.get("SERVER_CLIENT_TRACE"):
+            with open(os.environ["SERVER_CLIENT_TRACE"], "a") as f:
+                f.write(line + "\n")
 
     def wait(self, rid, timeout=120):
         with self.cond:
@@ -148,8 +159,9 @@ def send(maildex, server_args):
                 answers.cond.wait_for(lambda: rid in answers.ended or answers.closed, 120)
             continue
         if line.startswith(b"#added"):
+            n = int(line.split()[1]) if len(line.split()) > 1 else 1
             with answers.cond:
-                answers.cond.wait_for(lambda: any(e.get("added") for e in answers.events)
+                answers.cond.wait_for(lambda: sum(1 for e in answers.events if e.get("added")) >= n
                                       or answers.closed, 120)
             continue
         server.stdin.write(line)

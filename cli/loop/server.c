@@ -757,8 +757,10 @@ static void on_signal(uv_signal_t *h, int signum)
 int server_run(struct cli *cli, const struct server_options *opts)
 {
     struct server *s = g_new0(struct server, 1);
+    /* defer: beside a running `maildex watch` the server does not watch too (one per store, so the
+     * hooks run once per round); it takes over when that one ends. */
     struct watch_options wo = {.debounce_ms = opts->debounce_ms, .hooks = opts->hooks, .quiet = true,
-                               .round = on_round, .stopped = on_watch_stopped};
+                               .host = "server", .defer = true, .round = on_round, .stopped = on_watch_stopped};
     int rc = 0;
 
     request_memory_init(); /* before the first request's thread */

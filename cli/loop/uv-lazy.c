@@ -22,10 +22,11 @@
 
 /* Each function of libuv that maildex calls. Add a name here and a forwarder below together. */
 #define UV_CALLED(X)                                                                                 \
-    X(uv_accept) X(uv_close) X(uv_hrtime) X(uv_is_active) X(uv_is_closing) X(uv_listen)              \
-    X(uv_loop_close) X(uv_loop_init) X(uv_now) X(uv_pipe_bind) X(uv_pipe_init) X(uv_pipe_open)       \
+    X(uv_accept) X(uv_close) X(uv_fs_event_init) X(uv_fs_event_start) X(uv_fs_event_stop)            \
+    X(uv_hrtime) X(uv_is_active) X(uv_is_closing) X(uv_listen) X(uv_loop_close)                      \
+    X(uv_loop_init) X(uv_now) X(uv_pipe_bind) X(uv_pipe_init) X(uv_pipe_open)                        \
     X(uv_poll_init) X(uv_poll_start) X(uv_queue_work) X(uv_read_start) X(uv_read_stop)               \
-    X(uv_run) X(uv_signal_init) X(uv_signal_start) X(uv_strerror) X(uv_timer_init)                  \
+    X(uv_run) X(uv_signal_init) X(uv_signal_start) X(uv_strerror) X(uv_timer_init)                   \
     X(uv_timer_start) X(uv_timer_stop) X(uv_write)
 
 static struct {
@@ -92,6 +93,21 @@ int uv_accept(uv_stream_t *server, uv_stream_t *client)
 void uv_close(uv_handle_t *handle, uv_close_cb close_cb)
 {
     uv.uv_close(handle, close_cb);
+}
+
+int uv_fs_event_init(uv_loop_t *loop, uv_fs_event_t *handle)
+{
+    return uv.uv_fs_event_init(loop, handle);
+}
+
+int uv_fs_event_start(uv_fs_event_t *handle, uv_fs_event_cb cb, const char *path, unsigned int flags)
+{
+    return uv.uv_fs_event_start(handle, cb, path, flags);
+}
+
+int uv_fs_event_stop(uv_fs_event_t *handle)
+{
+    return uv.uv_fs_event_stop(handle);
 }
 
 uint64_t uv_hrtime(void)

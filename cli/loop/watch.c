@@ -9,6 +9,10 @@
 #include "config.h"
 #include "dir-watches.h"
 #include "stop-signals.h"
+#include "watch-follow.h"
+#include "watch-lock.h"
+#include "watch-log.h"
+#include "watch-root.h"
 #include "base/hooks.h"
 
 #include <errno.h>
@@ -23,7 +27,6 @@
 
 #define WATCH_RETRY_MS 5000    /* after a round failed */
 #define WATCH_RESCAN_MS 60000  /* full passes while some directory could not be watched */
-#define WATCH_ROOT_POLL_MS 1000 /* looks for a mail root that went away (mount, move back) */
 
 /* One round, filled on the loop's thread before it starts and by the worker while it runs. */
 struct round {
@@ -43,11 +46,17 @@ struct watch {
     struct cli *cli;
     uv_loop_t *loop;
     struct watch_options opts;
+    struct watch_log *log;
     maildex_db_t *db;
     char *mail_root;
-    struct dir_watches *dirs;
+    /* the store's watch lock (watch-lock.h): NULL while deferred to another process's watch */
+    struct watch_lock *lock;
+    bool deferred;
+    struct dir_watches *dirs; /* NULL until the lock is held */
     uv_poll_t poll;
-    uv_timer_t debounce, rescan, root_wait;
+    bool polling;             /* poll is initialised (the lock is held) */
+    uv_timer_t debounce, rescan;
+    struct watch_follow follow; /* while deferred: the other watch's rounds, the lock once free */
     struct stop_signals signals;
     uv_work_t work;
     struct round round;
@@ -60,10 +69,7 @@ struct watch {
     bool running, stopping, reload_pending;
     bool unwatched, was_unwatched; /* a directory could not be watched (this sync, the one before) */
     bool ready;              /* the first pass is done */
-    /* The mail root's directory as first seen (st_dev, st_ino): a round acts only on it, so a root
-     * moved away (or a disk not mounted) is waited for, never taken for mail deleted. */
-    uint64_t root_dev, root_ino;
-    bool root_pinned, root_gone;
+    struct watch_root root;  /* the mail root's directory as first seen: rounds act only on it */
     uint64_t first_change;   /* uv_now() of the oldest change not yet indexed; 0: none */
     uint64_t retry_at;       /* no round before this uv_now() (after a failure) */
     int status;              /* for stopped(): 1 once inotify could not be read, else 0 (a failed
@@ -77,37 +83,38 @@ struct watch {
 static void schedule(struct watch *w);
 static void stop_handles(struct watch *w);
 
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *fmt, ...)
+/* One line of the watch's log, "maildex watch: " and the text. Safe on a round's worker too. */
+static void log_line(struct watch *w, enum watch_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void log_line(struct watch *w, enum watch_log_level level, const char *fmt, ...)
 {
     va_list ap;
+    char *text;
 
     va_start(ap, fmt);
-    fprintf(stderr, "%s watch: ", cli_program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    text = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    watch_log_printf(w->log, level, "%s watch: %s", cli_program, text);
+    g_free(text);
 }
 
 /* ---- the config -------------------------------------------------------------------------------- */
 
-/* Reads what a round needs from cli->config into w; 0, or 1 after saying why. */
-static int read_config(struct watch *w)
+/* Reads what a round needs from cli->config into w; NULL, or why not (talloc'd). */
+static char *read_config(struct watch *w)
 {
     char *error = NULL;
     bool sync;
 
     if (config_get_bool(w->cli->ctx, w->cli->config, "maildir.synchronize_flags", true, &sync,
-                        &error) != 0) {
-        log_line("%s", error);
-        return 1;
-    }
+                        &error) != 0)
+        return error;
     w->synchronize_flags = sync;
     talloc_free(w->new_tags);
     talloc_free(w->ignore);
     w->new_tags = config_get_list(w, w->cli->config, "new.tags");
     w->ignore = config_get_list(w, w->cli->config, "new.ignore");
-    return 0;
+    return NULL;
 }
 
 int watch_reload(struct watch *w)
@@ -121,20 +128,24 @@ int watch_reload(struct watch *w)
     }
     w->reload_pending = false;
     if ((config = config_load(w->cli->ctx, w->cli->config_option, &error)) == NULL) {
-        log_line("cannot reload the config: %s; the old one stays in use", error);
+        log_line(w, WATCH_LOG_ERR, "cannot reload the config: %s; the old one stays in use", error);
         return 1;
     }
     w->cli->config = config;
     db_file = config_database_file(w, config);
     root = config_mail_root(w, config);
     if (strcmp(db_file, maildex_db_path(w->db)) != 0 || strcmp(root, w->mail_root) != 0)
-        log_line("the database or the mail root changed in the config: restart to follow them; "
+        log_line(w, WATCH_LOG_WARNING, "the database or the mail root changed in the config: restart to follow them; "
                  "still indexing '%s' into '%s'", w->mail_root, maildex_db_path(w->db));
     talloc_free(db_file);
     talloc_free(root);
-    if (read_config(w) != 0)
+    if ((error = read_config(w)) != NULL) {
+        log_line(w, WATCH_LOG_ERR, "%s", error);
         return 1;
-    log_line("config reloaded from '%s'", config->path ? config->path : "(defaults)");
+    }
+    if (watch_log_reopen(w->log) != 0) /* after logrotate moved it: a SIGHUP opens it again */
+        log_line(w, WATCH_LOG_ERR, "cannot open the log file again: %s", strerror(errno));
+    log_line(w, WATCH_LOG_NOTICE, "config reloaded from '%s'", config->path ? config->path : "(defaults)");
     w->full_pending = true;
     schedule(w);
     return 0;
@@ -144,15 +155,14 @@ int watch_reload(struct watch *w)
 
 static void on_warning(void *data, const char *path, const char *reason)
 {
-    (void) data;
-    log_line("'%s': %s", path, reason);
+    log_line(data, WATCH_LOG_WARNING, "'%s': %s", path, reason);
 }
 
 static void on_not_mail(void *data, const char *path)
 {
     struct watch *w = data;
     if (!w->opts.quiet)
-        fprintf(stderr, "Note: Ignoring non-mail file: %s\n", path);
+        watch_log_printf(w->log, WATCH_LOG_INFO, "Note: Ignoring non-mail file: %s", path); /* new's words */
 }
 
 static void on_thread_changed(void *data, uint64_t thread)
@@ -199,8 +209,8 @@ static void round_work(uv_work_t *req)
     io.not_mail = on_not_mail;
     io.thread_changed = on_thread_changed;
     io.data = w;
-    io.mail_root_device = w->root_dev;
-    io.mail_root_inode = w->root_ino;
+    io.mail_root_device = w->root.dev;
+    io.mail_root_inode = w->root.ino;
     io.changes_since = r->since;
     io.relist = on_relist;
     r->st = maildex_index(w->db, &io, &r->stats);
@@ -224,23 +234,27 @@ static int round_status(const struct round *r)
     return r->stats.files_vanished || r->stats.files_unreadable ? 75 : EXIT_SUCCESS;
 }
 
-static void log_round(struct watch *w, const struct round *r, int status)
+/* Logs the round; returns what the log says of it (g_malloc'd) for the lock's record. */
+static char *log_round(struct watch *w, const struct round *r, int status)
 {
     double ms = (uv_hrtime() - r->started) / 1e6;
+    char *text;
 
-    if (r->error) {
-        log_line("indexing failed: %s; a full pass in %d s", r->error, WATCH_RETRY_MS / 1000);
-        return;
-    }
+    if (r->error)
+        text = g_strdup_printf("indexing failed: %s; a full pass in %d s", r->error, WATCH_RETRY_MS / 1000);
+    else
+        text = g_strdup_printf("%s%" PRIu64 " added, %" PRIu64 " removed, %" PRIu64 " renamed, %zu %s "
+                               "changed (%.1f ms)",
+                               r->full ? "full pass: " : "", r->stats.messages_added, r->stats.messages_removed,
+                               r->stats.renames, (size_t) r->threads->len,
+                               r->threads->len == 1 ? "thread" : "threads", ms);
+    if (r->error)
+        log_line(w, WATCH_LOG_ERR, "%s", text);
     if (r->hook_status)
-        log_line("the post-new hook failed (status %d)", r->hook_status);
-    if (w->opts.quiet || (!round_changed(r) && !r->full && status == 0))
-        return;
-    log_line("%s%" PRIu64 " added, %" PRIu64 " removed, %" PRIu64 " renamed, %zu %s changed "
-             "(%.1f ms)",
-             r->full ? "full pass: " : "", r->stats.messages_added, r->stats.messages_removed,
-             r->stats.renames, (size_t) r->threads->len, r->threads->len == 1 ? "thread" : "threads",
-             ms);
+        log_line(w, WATCH_LOG_WARNING, "the post-new hook failed (status %d)", r->hook_status);
+    if (!r->error && !w->opts.quiet && (round_changed(r) || r->full || status != 0))
+        log_line(w, WATCH_LOG_INFO, "%s", text);
+    return text;
 }
 
 static void mark_dirty(void *data, const char *path)
@@ -257,7 +271,7 @@ static void mark_dirty(void *data, const char *path)
 static void read_events(struct watch *w)
 {
     if (!dir_watches_read(w->dirs, mark_dirty, w)) {
-        log_line("events were lost (the inotify queue overflowed): a full pass follows");
+        log_line(w, WATCH_LOG_WARNING, "events were lost (the inotify queue overflowed): a full pass follows");
         w->full_pending = true;
         if (w->first_change == 0)
             w->first_change = uv_now(w->loop);
@@ -269,7 +283,7 @@ static void watch_failed(void *data, const char *path, int err)
     struct watch *w = data;
 
     if (!w->was_unwatched)
-        log_line("cannot watch '%s%s%s': %s%s; a full pass every %d s instead", w->mail_root,
+        log_line(w, WATCH_LOG_WARNING, "cannot watch '%s%s%s': %s%s; a full pass every %d s instead", w->mail_root,
                  path[0] ? "/" : "", path, strerror(err),
                  err == ENOSPC ? " (the limit fs.inotify.max_user_watches)" : "",
                  WATCH_RESCAN_MS / 1000);
@@ -294,7 +308,7 @@ static size_t sync_watches(struct watch *w, bool look_again)
     bool was_unwatched = w->was_unwatched = w->unwatched;
 
     if (maildex_db_directories(w->db, &paths) != MAILDEX_STATUS_OK) {
-        log_line("cannot list the directories to watch: %s", maildex_db_errmsg(w->db));
+        log_line(w, WATCH_LOG_ERR, "cannot list the directories to watch: %s", maildex_db_errmsg(w->db));
         g_ptr_array_free(wanted, TRUE);
         return 0;
     }
@@ -315,46 +329,31 @@ static size_t sync_watches(struct watch *w, bool look_again)
     return watched;
 }
 
-static void report(struct watch *w, const struct round *r, int status)
+/* The round to the lock's record (text: what the log said, for `watch --status`; the round itself
+ * for a watch that follows this one) and to the host. */
+static void report(struct watch *w, const struct round *r, int status, const char *text)
 {
     struct watch_round out = {r->stats.messages_added, r->stats.messages_removed, r->stats.renames,
                               (const uint64_t *) (void *) r->threads->data, r->threads->len,
                               r->full, status, r->error};
+    char stamp[WATCH_LOG_TIME_SIZE], *line;
 
+    watch_log_time(stamp);
+    line = r->hook_status ? g_strdup_printf("%s %s; the post-new hook failed (status %d)", stamp, text, r->hook_status)
+                          : g_strdup_printf("%s %s", stamp, text);
+    watch_lock_round(w->lock, line, &out);
+    g_free(line);
     if (w->opts.round)
         w->opts.round(w->opts.data, &out);
 }
 
-/* ---- the mail root: pinned, waited for when it goes ------------------------------------------------ */
+/* ---- the mail root gone (watch-root.h) -------------------------------------------------------------- */
 
-/* Whether the mail root's path names the directory the watch started on; the first directory seen
- * there is pinned. *other is set when a directory is there, but another one. */
-static bool root_here(struct watch *w, bool *other)
+static void on_root_back(struct watch_root *root)
 {
-    struct stat sb;
+    struct watch *w = root->data;
 
-    *other = false;
-    if (stat(w->mail_root, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return false;
-    if (!w->root_pinned) {
-        w->root_dev = (uint64_t) sb.st_dev;
-        w->root_ino = (uint64_t) sb.st_ino;
-        w->root_pinned = true;
-    }
-    *other = (uint64_t) sb.st_dev != w->root_dev || (uint64_t) sb.st_ino != w->root_ino;
-    return !*other;
-}
-
-static void on_root_wait(uv_timer_t *t)
-{
-    struct watch *w = t->data;
-    bool other;
-
-    if (!root_here(w, &other))
-        return;
-    uv_timer_stop(&w->root_wait);
-    w->root_gone = false;
-    log_line("mail root '%s' is back: a full pass follows", w->mail_root);
+    log_line(w, WATCH_LOG_NOTICE, "mail root '%s' is back: a full pass follows", w->mail_root);
     w->full_pending = true;
     schedule(w);
 }
@@ -364,24 +363,14 @@ static void on_root_wait(uv_timer_t *t)
  * that in *error for the host, and returns true. */
 static bool wait_for_root(struct watch *w, char **error)
 {
-    bool other;
+    char *why = watch_root_lost(&w->root);
 
-    if (root_here(w, &other))
+    if (why == NULL)
         return false;
     g_free(*error);
-    if (other)
-        *error = g_strdup_printf("mail root '%s' is another directory than the one watched (moved "
-                                 "away and replaced?): nothing is removed; waiting for the watched "
-                                 "one to come back (restart watch to index the new one)",
-                                 w->mail_root);
-    else
-        *error = g_strdup_printf("mail root '%s' is gone (moved away, renamed, or a disk not "
-                                 "mounted): nothing is removed; waiting for it to come back",
-                                 w->mail_root);
-    log_line("%s", *error);
-    w->root_gone = true;
+    *error = why;
+    log_line(w, WATCH_LOG_WARNING, "%s", why);
     w->full_pending = true;
-    uv_timer_start(&w->root_wait, on_root_wait, WATCH_ROOT_POLL_MS, WATCH_ROOT_POLL_MS);
     return true;
 }
 
@@ -392,17 +381,18 @@ static void round_done(uv_work_t *req, int uv_status)
     int status = round_status(r);
     size_t watched;
     bool waiting;
+    char *text;
 
     (void) uv_status;
     w->running = false;
     waiting = r->error && wait_for_root(w, &r->error);
-    if (!waiting)
-        log_round(w, r, status);
+    text = waiting ? g_strdup(r->error) : log_round(w, r, status);
     if (r->error && !waiting) { /* everything it was to do is done by a full pass, later */
         w->full_pending = true;
         w->retry_at = uv_now(w->loop) + WATCH_RETRY_MS;
     }
-    report(w, r, status);
+    report(w, r, status, text);
+    g_free(text);
     g_strfreev(r->dirs);
     g_free(r->error);
     g_array_free(r->threads, TRUE);
@@ -416,7 +406,7 @@ static void round_done(uv_work_t *req, int uv_status)
     }
     watched = sync_watches(w, true);
     if (!w->ready) /* always: scripts and tests wait for it */
-        log_line("watching %zu %s under '%s' (pid %ld)", watched,
+        log_line(w, WATCH_LOG_NOTICE, "watching %zu %s under '%s' (pid %ld)", watched,
                  watched == 1 ? "directory" : "directories", w->mail_root, (long) getpid());
     w->ready = true;
     if (w->reload_pending)
@@ -469,7 +459,7 @@ static void start_round(uv_timer_t *t)
     w->running = true;
     w->work.data = w;
     if (uv_queue_work(w->loop, &w->work, round_work, round_done) != 0) {
-        log_line("cannot start a round on the thread pool");
+        log_line(w, WATCH_LOG_ERR, "cannot start a round on the thread pool");
         w->running = false;
     }
 }
@@ -480,7 +470,7 @@ static void schedule(struct watch *w)
 {
     uint64_t now = uv_now(w->loop), delay = w->opts.debounce_ms, deadline;
 
-    if (w->running || w->stopping || w->root_gone ||
+    if (w->running || w->stopping || w->root.gone || w->deferred ||
         (!w->full_pending && g_hash_table_size(w->dirty) == 0))
         return;
     if (w->first_change == 0)
@@ -503,7 +493,7 @@ static void on_events(uv_poll_t *p, int status, int events)
 
     (void) events;
     if (status < 0) {
-        log_line("cannot read inotify events: %s; stopping", uv_strerror(status));
+        log_line(w, WATCH_LOG_ERR, "cannot read inotify events: %s; stopping", uv_strerror(status));
         w->status = EXIT_FAILURE;
         watch_stop(w);
         return;
@@ -521,7 +511,7 @@ static void on_signal(uv_signal_t *s, int signum)
         return;
     }
     if (!w->opts.quiet)
-        log_line("%s: %s", strsignal(signum),
+        log_line(w, WATCH_LOG_NOTICE, "%s: %s", strsignal(signum),
                  w->running ? "finishing the round in hand, then stopping" : "stopping");
     watch_stop(w);
 }
@@ -549,16 +539,20 @@ static void close_handle(struct watch *w, uv_handle_t *h)
 {
     if (uv_is_closing(h))
         return;
+    h->data = w; /* the root's timer carries the root */
     w->open_handles++;
     uv_close(h, handle_closed);
 }
 
 static void stop_handles(struct watch *w)
 {
-    close_handle(w, (uv_handle_t *) &w->poll);
+    if (w->polling)
+        close_handle(w, (uv_handle_t *) &w->poll);
     close_handle(w, (uv_handle_t *) &w->debounce);
     close_handle(w, (uv_handle_t *) &w->rescan);
-    close_handle(w, (uv_handle_t *) &w->root_wait);
+    close_handle(w, (uv_handle_t *) &w->root.wait);
+    close_handle(w, (uv_handle_t *) &w->follow.changed);
+    close_handle(w, (uv_handle_t *) &w->follow.tick);
     if (w->opts.signals)
         w->open_handles += stop_signals_close(&w->signals, handle_closed);
 }
@@ -583,7 +577,7 @@ static void test_hooks(struct watch *w)
     size_t most = limit ? (size_t) strtoul(limit, NULL, 10) : 0;
 
     if (after || most) {
-        log_line("test hooks: an overflow after %u events, at most %zu watches", after, most);
+        log_line(w, WATCH_LOG_NOTICE, "test hooks: an overflow after %u events, at most %zu watches", after, most);
         dir_watches_test_hooks(w->dirs, after, most);
     }
 #else
@@ -595,8 +589,7 @@ static void test_hooks(struct watch *w)
  * nobody watches a terminal for a daemon. Called on the worker; touches nothing of the watch. */
 static void on_db_waiting(void *data, const char *what)
 {
-    (void) data;
-    log_line("%s", what);
+    log_line(data, WATCH_LOG_WARNING, "%s", what);
 }
 
 /* The watch's own read-write handle, opened as every command opens one (creating the database
@@ -615,20 +608,122 @@ static int open_db(struct watch *w)
     return rc;
 }
 
+static void start_poll(struct watch *w)
+{
+    uv_poll_init(w->loop, &w->poll, dir_watches_fd(w->dirs));
+    w->poll.data = w;
+    w->polling = true;
+    uv_poll_start(&w->poll, UV_READABLE, on_events);
+}
+
+/* What the lock's record names as the holder. */
+static const char *host_name(const struct watch *w)
+{
+    return w->opts.host ? w->opts.host : "watch";
+}
+
 static void init_handles(struct watch *w)
 {
-    uv_handle_t *handles[] = {(uv_handle_t *) &w->poll,    (uv_handle_t *) &w->debounce,
-                              (uv_handle_t *) &w->rescan,  (uv_handle_t *) &w->root_wait};
+    uv_timer_t *timers[] = {&w->debounce, &w->rescan};
 
-    uv_poll_init(w->loop, &w->poll, dir_watches_fd(w->dirs));
-    uv_timer_init(w->loop, &w->debounce);
-    uv_timer_init(w->loop, &w->rescan);
-    uv_timer_init(w->loop, &w->root_wait);
-    for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
-        handles[i]->data = w;
-    uv_poll_start(&w->poll, UV_READABLE, on_events);
+    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
+        uv_timer_init(w->loop, timers[i]);
+        timers[i]->data = w;
+    }
+    watch_root_init(&w->root, w->loop, w->mail_root, on_root_back, w);
+    watch_follow_init(&w->follow, w->loop, maildex_db_path(w->db), host_name(w), watch_log_where(w->log), w);
+    if (w->dirs)
+        start_poll(w);
     if (w->opts.signals)
         stop_signals_start(&w->signals, w->loop, on_signal, w);
+}
+
+/* Once the lock is held and inotify is on: the first pass. */
+static void start_watching(struct watch *w)
+{
+    watch_root_pin(&w->root);
+    test_hooks(w);
+    /* Watches first, then the first pass: nothing lands unseen in between. */
+    sync_watches(w, false);
+    w->full_pending = true;
+    schedule(w);
+}
+
+/* ---- one watch per store (watch-lock.h) ----------------------------------------------------------- */
+
+static const char *inotify_limit(int err)
+{
+    return err == EMFILE ? " (the limit fs.inotify.max_user_instances)" : "";
+}
+
+/* ---- deferred to another process's watch (watch-follow.h) ---- */
+
+static void on_relayed(struct watch_follow *f, const struct watch_round *round)
+{
+    struct watch *w = f->ctx;
+
+    if (w->opts.round)
+        w->opts.round(w->opts.data, round);
+}
+
+static void on_follow_failed(struct watch_follow *f, const char *error)
+{
+    log_line(f->ctx, WATCH_LOG_ERR, "%s: not watching", error);
+}
+
+/* The other watch has ended and the lock is this one's: it watches. */
+static void on_taken(struct watch_follow *f, struct watch_lock *lock)
+{
+    struct watch *w = f->ctx;
+
+    w->lock = lock;
+    if ((w->dirs = dir_watches_new(w->mail_root)) == NULL) {
+        log_line(w, WATCH_LOG_ERR, "cannot start inotify: %s%s: not watching", strerror(errno), inotify_limit(errno));
+        TALLOC_FREE(w->lock); /* for another watch to take */
+        return;
+    }
+    log_line(w, WATCH_LOG_NOTICE, "the other watch of '%s' has ended: watching here", maildex_db_path(w->db));
+    w->deferred = false;
+    start_poll(w);
+    start_watching(w);
+}
+
+static void follow(struct watch *w)
+{
+    int rc;
+
+    w->follow.round = on_relayed;
+    w->follow.taken = on_taken;
+    w->follow.failed = on_follow_failed;
+    if ((rc = watch_follow_start(&w->follow)) != 0) /* its rounds are then heard a second late */
+        log_line(w, WATCH_LOG_WARNING, "cannot watch the lock file of '%s': %s", maildex_db_path(w->db),
+                 uv_strerror(rc));
+}
+
+/* The store's lock. Held by another process: a deferring watch (the server's) says so in its log and
+ * follows that one; any other says so on stderr and returns WATCH_ALREADY_RUNS. */
+static int take_lock(struct watch *w)
+{
+    const char *db = maildex_db_path(w->db);
+    struct watch_holder other;
+    char *error = NULL;
+
+    switch (watch_lock_take(w, db, host_name(w), watch_log_where(w->log), &w->lock, &other, &error)) {
+    case WATCH_LOCK_TAKEN:
+        return 0;
+    case WATCH_LOCK_HELD:
+        break;
+    default:
+        return cli_error(w->cli, "%s", error);
+    }
+    if (!w->opts.defer) {
+        cli_error(w->cli, "a watch already runs for %s", watch_holder_text(w, db, &other));
+        return WATCH_ALREADY_RUNS;
+    }
+    log_line(w, WATCH_LOG_NOTICE, "a watch already runs for %s: not watching here; watching once it ends",
+             watch_holder_text(w, db, &other));
+    w->deferred = true;
+    return 0;
 }
 
 int watch_check_debounce(struct cli *cli, int ms)
@@ -642,36 +737,35 @@ int watch_start(struct cli *cli, uv_loop_t *loop, const struct watch_options *op
                 struct watch **out)
 {
     struct watch *w = talloc_zero(cli->ctx, struct watch);
+    char *error;
     int rc;
 
     *out = NULL;
     w->cli = cli;
     w->loop = loop;
     w->opts = *opts;
+    w->log = opts->log ? opts->log : watch_log_stderr(w);
     if (w->opts.debounce_ms == 0)
         w->opts.debounce_ms = WATCH_DEBOUNCE_MS;
     w->mail_root = config_mail_root(w, cli->config);
-    if ((rc = read_config(w)) != 0 || (rc = cli_check_new_tags(cli, (const char *const *) w->new_tags)) != 0 ||
-        (rc = open_db(w)) != 0) {
-        talloc_free(w);
-        return rc;
-    }
-    if ((w->dirs = dir_watches_new(w->mail_root)) == NULL) {
-        rc = cli_error(cli, "cannot start inotify: %s%s", strerror(errno),
-                       errno == EMFILE ? " (the limit fs.inotify.max_user_instances)" : "");
-        maildex_db_close(w->db);
+    if ((error = read_config(w)) != NULL)
+        rc = cli_error(cli, "%s", error);
+    else if ((rc = cli_check_new_tags(cli, (const char *const *) w->new_tags)) == 0 && (rc = open_db(w)) == 0 &&
+             (rc = take_lock(w)) == 0 && !w->deferred && (w->dirs = dir_watches_new(w->mail_root)) == NULL)
+        rc = cli_error(cli, "cannot start inotify: %s%s", strerror(errno), inotify_limit(errno));
+    if (rc != 0) {
+        if (w->db)
+            maildex_db_close(w->db);
         talloc_free(w);
         return rc;
     }
     w->dirty = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     w->relist = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    root_here(w, &(bool){false}); /* pins the mail root when it is there */
-    test_hooks(w);
     init_handles(w);
-    /* Watches first, then the first pass: nothing lands unseen in between. */
-    sync_watches(w, false);
-    w->full_pending = true;
-    schedule(w);
+    if (w->deferred)
+        follow(w);
+    else
+        start_watching(w);
     *out = w;
     return 0;
 }
