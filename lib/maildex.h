@@ -451,6 +451,8 @@ typedef struct maildex_message maildex_message_t;
 typedef struct maildex_threads maildex_threads_t;
 typedef struct maildex_thread maildex_thread_t;
 
+/* The order of a query's results: by date, and messages of the same date in the order they were
+ * indexed in both directions, as notmuch lists them; offset and limit cut that list. */
 typedef enum {
     MAILDEX_SORT_NEWEST_FIRST = 0,
     MAILDEX_SORT_OLDEST_FIRST = 1,

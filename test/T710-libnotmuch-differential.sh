@@ -13,8 +13,9 @@
 # errors), the counts, the threads (authors, subject, dates, counts, tags, messages, reply tree) and
 # the messages (thread, date, flags, headers, files, tags, properties); each write makes the same tag
 # and property changes through the API and prints every status. The two stores' outputs must be
-# identical, query by query; thread ids are each store's own, so walk names a thread by its smallest
-# message id (as T100 compares thread partitions), and results with equal dates are compared as a set.
+# identical, query by query, in order; thread ids are each store's own, so walk names a thread by its
+# smallest message id (as T100 compares thread partitions). Four more messages share one date, two of
+# them in one thread: notmuch lists them in the order it indexed them, in both sort orders.
 #
 # Until this build has the library, the maildex half is skipped (SKIP lines say why) and the notmuch
 # half checks the clients themselves: walk.c and walk.py agree, their counts are the CLI's, and the
@@ -33,6 +34,19 @@ python3 "$srcdir/bench/gen" --count 250 --seed 3 "$MAIL_DIR" > "$TMP_DIRECTORY/g
 # other store's feet.
 SECOND=$TMP_DIRECTORY/mail-second
 cp -a "$MAIL_DIR" "$SECOND"
+# The messages of one date, made in the same order in both trees (a new folder is read in the order
+# of its files' inodes, by both tools); none of the generated messages shares its date with another.
+add_ties() {
+    mkdir -p "$1/ties/cur" "$1/ties/new" "$1/ties/tmp"
+    for n in 1 2 3 4; do
+        { printf 'From: Tie %s <tie%s@example.org>\nTo: user@example.org\nSubject: tie %s\n' $n $n $n
+          printf 'Message-ID: <tie%s@example.org>\nDate: Sat, 01 Jan 2000 12:00:00 +0000\n' $n
+          [ $n = 4 ] && printf 'In-Reply-To: <tie1@example.org>\n'
+          printf '\ntie %s\n' $n; } > "$1/ties/cur/tie$n:2,S"
+    done
+}
+add_ties "$MAIL_DIR"
+add_ties "$SECOND"
 sed "s|^path=.*|path=$SECOND|" "$CONFIG" > "$TMP_DIRECTORY/config-second"
 "$NOTMUCH" new > /dev/null 2>&1
 "$NOTMUCH" tag +spam -- folder:Trash > /dev/null 2>&1
@@ -77,7 +91,9 @@ infix oldest true from:"Test User"
 infix newest true to:user@work.example.com
 infix newest true subject:released
 infix oldest true subject:"the"
-# dates
+# dates; the messages of one date
+infix newest true date:2000-01-01
+infix oldest true date:2000-01-01
 infix newest true date:2023-01-01..2023-06-30
 infix oldest true date:..2019-12-31
 infix newest true date:2024-01-01..
@@ -181,9 +197,9 @@ counts_match() {
 
 run_side notmuch on_debian "$CONFIG" "$MAIL_DIR"
 
-test_begin_subtest "notmuch: the walk reads every message of the generated Maildir"
+test_begin_subtest "notmuch: the walk reads every message of the generated Maildir and the four of one date"
 test_expect_equal "$(sed -n 's/^  messages \([0-9]*\) threads [0-9]*$/\1/p' "$TMP_DIRECTORY/notmuch/c.before")" \
-    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["messages"])' "$TMP_DIRECTORY/gen.json")"
+    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["messages"] + 4)' "$TMP_DIRECTORY/gen.json")"
 test_begin_subtest "notmuch: no walk wrote to stderr"
 test_expect_equal "$(cat "$TMP_DIRECTORY"/notmuch/*.stderr)" ""
 counts_match notmuch notmuch

@@ -60,7 +60,10 @@ static maildex_status_t count_messages(maildex_db_t *db, int delta)
 
 /* Keys within one second are handed out downwards, from the top of the second's range: newest first
  * (descending keys, the order every search streams in) then lists messages of the same second in the
- * order they were added, as notmuch lists them (Xapian breaks timestamp ties by ascending docid). */
+ * order they were added, as notmuch lists them (Xapian breaks timestamp ties by ascending docid), and
+ * oldest first, which reads keys ascending, turns each second's run around. A new key goes below
+ * every key of its second, whatever run of `new` made them, so the order holds across runs and
+ * removals. */
 maildex_status_t maildex__store_allocate_key(maildex_db_t *db, int64_t date, int64_t *key)
 {
     sqlite3_stmt *stmt;

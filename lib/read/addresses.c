@@ -13,6 +13,7 @@
 #include "search.h"
 
 #include "files.h"
+#include "key-order.h"
 #include "mime/mime.h"
 
 struct maildex_mailbox {
@@ -24,6 +25,7 @@ struct maildex_addresses {
     maildex_query_t *q;
     maildex_address_options_t opts;
     sqlite3_stmt *stream;
+    struct maildex__key_order *keys;      /* stream's keys in notmuch's order, offset and limit applied */
     const struct maildex__mime_ops *mime; /* loaded at the first message without a stored row */
     void *message;                        /* the current message's lists; freed at the next */
     const char *lists[2];                 /* its senders and recipients, as opts ask */
@@ -155,17 +157,13 @@ static maildex_status_t next_message(maildex_addresses_t *it, bool *more)
     const char *lists[2] = {"", ""};
     size_t lens[2] = {0, 0};
     sqlite3_stmt *read;
-    bool row = false;
+    bool row = false, got;
     int64_t key;
-    maildex_status_t st;
-    int rc = sqlite3_step(it->stream);
+    maildex_status_t st = maildex__key_order_next(db, it->keys, &key, &got);
 
     *more = false;
-    if (rc == SQLITE_DONE)
-        return MAILDEX_STATUS_OK;
-    if (rc != SQLITE_ROW)
-        return maildex__search_step_error(db, it->stream);
-    key = sqlite3_column_int64(it->stream, 0);
+    if (st != MAILDEX_STATUS_OK || !got)
+        return st;
     talloc_free(it->message);
     it->message = talloc_new(it);
     st = it->message ? maildex__stmt(db, MAILDEX__STMT_ADDRESSES_READ, &read)
@@ -282,12 +280,15 @@ maildex_status_t maildex_query_addresses(maildex_query_t *q, const maildex_addre
     it->seen = g_hash_table_new_full(strcase_hash, strcase_equal, NULL, group_free);
     it->composed = g_string_new(NULL);
     st = maildex__search_prepare(it, q->db, stream_sql(it), q->plan, &it->stream);
+    /* A whole pass reads in indexing order, which needs no turning around. */
+    if (st == MAILDEX_STATUS_OK &&
+        (it->keys = maildex__key_order_new(it, it->stream, q->oldest_first && !full_pass(it))) == NULL)
+        st = maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st != MAILDEX_STATUS_OK) {
         talloc_free(it);
         return st;
     }
-    sqlite3_bind_int64(it->stream, 1, q->limit < 0 ? -1 : q->limit);
-    sqlite3_bind_int64(it->stream, 2, (int64_t) q->offset);
+    maildex__key_order_limit(it->keys, 1, 2, q->offset, q->limit);
     *out = it;
     return MAILDEX_STATUS_OK;
 }

@@ -5,6 +5,7 @@
  * threads.c's. It must not build SQL from user text, print, or read config. */
 #include "search.h"
 
+#include "key-order.h"
 #include "util/maildir.h"
 #include "message/properties.h"
 #include "query/ast.h"
@@ -14,6 +15,7 @@
 struct maildex_messages {
     maildex_query_t *q;
     sqlite3_stmt *stream;
+    struct maildex__key_order *keys; /* stream's keys in notmuch's order, offset and limit applied */
     sqlite3_stmt *detail;   /* message_id, thread, date, excluded of one id */
     struct maildex__message_stmts stmts; /* files and tags, for every message */
     maildex_message_t *current;
@@ -144,7 +146,7 @@ void maildex_query_destroy(maildex_query_t *q)
 
 /* ---- messages -------------------------------------------------------------------------------------- */
 
-static maildex_status_t open_messages(maildex_query_t *q, bool limited, maildex_messages_t **out)
+static maildex_status_t open_messages(maildex_query_t *q, maildex_messages_t **out)
 {
     maildex_messages_t *it = talloc_zero(q, maildex_messages_t);
     const struct maildex__plan *plan = q->plan;
@@ -156,13 +158,12 @@ static maildex_status_t open_messages(maildex_query_t *q, bool limited, maildex_
         return maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     it->q = q;
     it->stmts.owner = it;
-    sql = talloc_asprintf(it, "%s%s%s", plan->stream, plan->order,
-                          limited ? " LIMIT ?1 OFFSET ?2" : "");
+    sql = talloc_asprintf(it, "%s%s LIMIT ?1 OFFSET ?2", plan->stream, plan->order);
     st = maildex__search_prepare(it, q->db, sql, plan, &it->stream);
-    if (st == MAILDEX_STATUS_OK && limited) {
-        sqlite3_bind_int64(it->stream, 1, q->limit < 0 ? -1 : q->limit);
-        sqlite3_bind_int64(it->stream, 2, (int64_t) q->offset);
-    }
+    if (st == MAILDEX_STATUS_OK && (it->keys = maildex__key_order_new(it, it->stream, q->oldest_first)) == NULL)
+        st = maildex__error(q->db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
+    if (st == MAILDEX_STATUS_OK)
+        maildex__key_order_limit(it->keys, 1, 2, q->offset, q->limit);
     if (st == MAILDEX_STATUS_OK)
         st = maildex__search_prepare(it, q->db,
                      talloc_asprintf(it, "SELECT m.message_id, m.thread, m.date, %s FROM messages m "
@@ -178,7 +179,7 @@ static maildex_status_t open_messages(maildex_query_t *q, bool limited, maildex_
 
 maildex_status_t maildex_query_search_messages(maildex_query_t *q, maildex_messages_t **out)
 {
-    return open_messages(q, true, out);
+    return open_messages(q, out);
 }
 
 static maildex_status_t load_message(maildex_messages_t *it, int64_t key, maildex_message_t **out)
@@ -211,17 +212,17 @@ static maildex_status_t load_message(maildex_messages_t *it, int64_t key, mailde
 
 maildex_status_t maildex_messages_next(maildex_messages_t *it, maildex_message_t **out)
 {
-    int rc;
+    int64_t key;
+    bool got;
+    maildex_status_t st;
 
     *out = NULL;
     talloc_free(it->current);
     it->current = NULL;
-    rc = sqlite3_step(it->stream);
-    if (rc == SQLITE_DONE)
-        return MAILDEX_STATUS_OK;
-    if (rc != SQLITE_ROW)
-        return maildex__search_step_error(it->q->db, it->stream);
-    maildex_status_t st = load_message(it, sqlite3_column_int64(it->stream, 0), &it->current);
+    st = maildex__key_order_next(it->q->db, it->keys, &key, &got);
+    if (st != MAILDEX_STATUS_OK || !got)
+        return st;
+    st = load_message(it, key, &it->current);
     *out = it->current;
     return st;
 }

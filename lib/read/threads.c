@@ -6,6 +6,8 @@
  * read config. */
 #include "search.h"
 
+#include "key-order.h"
+
 #include <stdlib.h>
 
 struct maildex_thread {
@@ -37,6 +39,7 @@ struct maildex_threads {
     maildex_query_t *q;
     enum match_method method;
     sqlite3_stmt *stream;    /* the unlimited message stream: k */
+    struct maildex__key_order *keys; /* its keys in notmuch's order */
     GArray *ahead;           /* int64 keys read from stream before their turn, in stream order */
     guint ahead_head;        /* ahead[ahead_head] is the next key to hand out */
     int64_t frontier;        /* the last key read from stream */
@@ -87,6 +90,8 @@ static maildex_status_t prepare_threads(maildex_threads_t *it)
      * driving index over the thread's keys costs one. A plan that scans has no index to read. */
     it->method = plan->match_costly && plan->driver != MAILDEX__DRIVER_SCAN ? MATCH_RANGED : MATCH_INLINE;
     st = maildex__search_prepare(it, db, talloc_asprintf(it, "%s%s", plan->stream, plan->order), plan, &it->stream);
+    if (st == MAILDEX_STATUS_OK && (it->keys = maildex__key_order_new(it, it->stream, it->q->oldest_first)) == NULL)
+        st = maildex__error(db, MAILDEX_STATUS_NO_MEMORY, "out of memory");
     if (st == MAILDEX_STATUS_OK)
         st = maildex__search_prepare(it, db, "SELECT thread FROM messages WHERE id = ?1", NULL, &it->thread_of);
     if (st == MAILDEX_STATUS_OK)
@@ -323,21 +328,19 @@ static const char *authors_string(void *ctx, struct summary_state *s)
 /* Reads the stream's next key into the read-ahead queue; sets *got unless the stream is done. */
 static maildex_status_t read_stream(maildex_threads_t *it, bool *got)
 {
-    int rc;
+    int64_t key;
+    maildex_status_t st;
 
     *got = false;
     if (it->stream_done)
         return MAILDEX_STATUS_OK;
-    rc = sqlite3_step(it->stream);
-    if (rc == SQLITE_DONE) {
-        it->stream_done = true;
-        return MAILDEX_STATUS_OK;
+    st = maildex__key_order_next(it->q->db, it->keys, &key, got);
+    if (st != MAILDEX_STATUS_OK || !*got) {
+        it->stream_done = st == MAILDEX_STATUS_OK;
+        return st;
     }
-    if (rc != SQLITE_ROW)
-        return maildex__search_step_error(it->q->db, it->stream);
-    it->frontier = sqlite3_column_int64(it->stream, 0);
+    it->frontier = key;
     g_array_append_val(it->ahead, it->frontier);
-    *got = true;
     return MAILDEX_STATUS_OK;
 }
 
@@ -358,10 +361,10 @@ static maildex_status_t next_key(maildex_threads_t *it, int64_t *key, bool *got)
     return st;
 }
 
-/* Whether a comes before b in stream order. */
+/* Whether a comes before b in stream order (notmuch's, key-order.h). */
 static bool before(const maildex_threads_t *it, int64_t a, int64_t b)
 {
-    return it->q->oldest_first ? a < b : a > b;
+    return maildex__key_before(a, b, it->q->oldest_first);
 }
 
 /* Whether key is in the read-ahead queue (which is in stream order). */
@@ -401,7 +404,23 @@ static bool copy_strings(void *ctx, const char *const *from, const char **to, in
     return true;
 }
 
-/* Reads the messages of thread id, oldest first, into *out (on ctx). */
+/* Turns around each run of members of one second: the members statement lists them by key, which
+ * within a second is the reverse of the order they were indexed, and notmuch lists a thread's messages
+ * oldest first with ties in that order (key-order.h). */
+static void ties_in_indexing_order(struct member *list, size_t n)
+{
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && maildex__key_second(list[j].key) == maildex__key_second(list[i].key); j++)
+            ;
+        for (size_t a = i, b = j - 1; a < b; a++, b--) {
+            struct member swap = list[a];
+            list[a] = list[b];
+            list[b] = swap;
+        }
+    }
+}
+
+/* Reads the messages of thread id, oldest first as notmuch lists them, into *out (on ctx). */
 static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t id, struct member **out,
                                      size_t *count)
 {
@@ -453,12 +472,14 @@ static maildex_status_t read_members(maildex_threads_t *it, void *ctx, uint64_t 
     if (st == MAILDEX_STATUS_OK && rc != SQLITE_DONE)
         st = maildex__search_step_error(it->q->db, m);
     sqlite3_reset(m);
+    if (st == MAILDEX_STATUS_OK)
+        ties_in_indexing_order(list, n);
     *out = list;
     *count = n;
     return st;
 }
 
-/* The member with key, or NULL; list is in key order. */
+/* The member with key, or NULL; list is in notmuch's oldest-first order. */
 static struct member *find_member(struct member *list, size_t n, int64_t key)
 {
     size_t lo = 0, hi = n;
@@ -467,7 +488,7 @@ static struct member *find_member(struct member *list, size_t n, int64_t key)
         size_t mid = lo + (hi - lo) / 2;
         if (list[mid].key == key)
             return &list[mid];
-        if (list[mid].key < key)
+        if (maildex__key_before(list[mid].key, key, true))
             lo = mid + 1;
         else
             hi = mid;
@@ -522,8 +543,9 @@ static maildex_status_t decide_rest(maildex_threads_t *it, struct member *list, 
     sqlite3_reset(it->ranged);
     if (rows < cap)
         return st;
+    /* The ranged statement reads in key order, not notmuch's: what lies past its last row is by key. */
     for (size_t i = 0; st == MAILDEX_STATUS_OK && i < n; i++)
-        if (undecided[i] && before(it, last, list[i].key))
+        if (undecided[i] && (it->q->oldest_first ? last < list[i].key : last > list[i].key))
             st = probe_member(it, &list[i]);
     return st;
 }

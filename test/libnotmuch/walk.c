@@ -17,8 +17,8 @@
  *
  * What it must not print: anything the two stores may rightly differ in. Thread ids are each store's
  * own numbering: a thread is named T{smallest message id of the thread}, from a walk of every thread
- * of '*' made first. Results with equal sort dates may come in either order: each run of equal dates
- * is printed sorted. A message's file names are a set (notmuch lists them in the order of its
+ * of '*' made first. Results are printed in the order the library gives them, equal dates included
+ * (notmuch lists those in the order it made their documents). A message's file names are a set (notmuch lists them in the order of its
  * directory documents). Revisions and the database uuid are each store's own: only whether the
  * revision grew is printed. */
 #include <notmuch.h>
@@ -298,12 +298,10 @@ static void put_thread(FILE *out, notmuch_thread_t *t)
     put_tree(out, notmuch_thread_get_toplevel_messages(t), 0);
 }
 
-/* ---- results in runs of equal dates ---------------------------------------------------------- */
+/* ---- results ----------------------------------------------------------------------------------- */
 
-/* The printed results of one search, each with its sort date; equal dates may come in either order
- * from two libraries, so each run of them is printed sorted. */
+/* The printed results of one search, printed in the order they came. */
 struct item {
-    long key;
     char *text;
 };
 
@@ -322,7 +320,7 @@ static FILE *item_begin(char **buf, size_t *len)
     return f;
 }
 
-static void item_end(struct items *items, FILE *f, char *const *buf, long key)
+static void item_end(struct items *items, FILE *f, char *const *buf)
 {
     fclose(f);
     if (items->n == items->cap) {
@@ -331,25 +329,12 @@ static void item_end(struct items *items, FILE *f, char *const *buf, long key)
         if (items->v == NULL)
             exit(2);
     }
-    items->v[items->n++] = (struct item){key, *buf};
-}
-
-static int cmp_item_text(const void *a, const void *b)
-{
-    return strcmp(((const struct item *) a)->text, ((const struct item *) b)->text);
+    items->v[items->n++] = (struct item){*buf};
 }
 
 static void items_flush(FILE *out, struct items *items)
 {
-    size_t i = 0, j;
-
-    while (i < items->n) {
-        for (j = i + 1; j < items->n && items->v[j].key == items->v[i].key; j++)
-            ;
-        qsort(items->v + i, j - i, sizeof *items->v, cmp_item_text);
-        i = j;
-    }
-    for (i = 0; i < items->n; i++) {
+    for (size_t i = 0; i < items->n; i++) {
         fputs(items->v[i].text, out);
         free(items->v[i].text);
     }
@@ -436,7 +421,7 @@ static void put_search(FILE *out, const char *label, notmuch_status_t st)
             st == NOTMUCH_STATUS_SUCCESS ? "" : notmuch_status_to_string(st));
 }
 
-static void search_threads(FILE *out, notmuch_query_t *q, const struct spec *spec)
+static void search_threads(FILE *out, notmuch_query_t *q)
 {
     notmuch_threads_t *threads = NULL;
     notmuch_status_t st = notmuch_query_search_threads(q, &threads);
@@ -450,9 +435,7 @@ static void search_threads(FILE *out, notmuch_query_t *q, const struct spec *spe
         FILE *f = item_begin(&buf, &len);
 
         put_thread(f, t);
-        item_end(&items, f, &buf,
-                 (long) (spec->sort == NOTMUCH_SORT_OLDEST_FIRST ? notmuch_thread_get_oldest_date(t)
-                                                                 : notmuch_thread_get_newest_date(t)));
+        item_end(&items, f, &buf);
         notmuch_thread_destroy(t);
     }
     items_flush(out, &items);
@@ -474,7 +457,7 @@ static void search_messages(FILE *out, notmuch_query_t *q, const char *root)
         FILE *f = item_begin(&buf, &len);
 
         put_message(f, m, root);
-        item_end(&items, f, &buf, (long) notmuch_message_get_date(m));
+        item_end(&items, f, &buf);
         notmuch_message_destroy(m);
     }
     items_flush(out, &items);
@@ -581,7 +564,7 @@ static int cmd_read(const char *config, const char *queries)
         if ((q = make_query(stdout, db, &spec)) == NULL)
             continue;
         put_counts(stdout, q);
-        search_threads(stdout, q, &spec);
+        search_threads(stdout, q);
         search_messages(stdout, q, root);
         notmuch_query_destroy(q);
     }

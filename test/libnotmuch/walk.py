@@ -9,8 +9,8 @@ commands, queries and changes, printed in the same shape, through the API a notm
 
 QUERIES is walk.c's file (SYNTAX SORT EXCLUDE QUERY a line). notmuch2 creates every query with
 notmuch_query_create, so it has no S-expression syntax: those queries print one line saying so, the
-same on every library. Threads are named T{smallest message id} and runs of equal dates are printed
-sorted, as walk.c does and for the same reasons. What it must not print: anything two stores may
+same on every library. Threads are named T{smallest message id} and results are printed in the
+library's order, equal dates included, as walk.c does. What it must not print: anything two stores may
 rightly differ in (thread ids, revisions, the database uuid, paths under the database directory)."""
 
 import configparser
@@ -90,18 +90,6 @@ def thread_lines(t):
             "  messages:" + words(str(m.messageid) for m in t), "  tree:"] + tree_lines(t.toplevel(), 0)
 
 
-def in_runs(items):
-    """(key, lines) pairs in the order given, each run of equal keys sorted by its text."""
-    out, i = [], 0
-    while i < len(items):
-        j = i
-        while j < len(items) and items[j][0] == items[i][0]:
-            j += 1
-        out += [line for _, lines in sorted(items[i:j], key=lambda kv: "\n".join(kv[1])) for line in lines]
-        i = j
-    return out
-
-
 def expand(db, text):
     while "<thread-of:" in text:
         i = text.index("<thread-of:")
@@ -128,11 +116,10 @@ def run_query(db, line, exclude_tags, root):
     try:
         out.append("  count messages %d threads %d" % (db.count_messages(text, **opts),
                                                         db.count_threads(text, **opts)))
-        oldest = parts[1] == "oldest"
         out.append("  threads:")
-        out += in_runs([(t.first if oldest else t.last, thread_lines(t)) for t in db.threads(text, **opts)])
+        out += [line for t in db.threads(text, **opts) for line in thread_lines(t)]
         out.append("  messages:")
-        out += in_runs([(m.date, message_lines(m, root)) for m in db.messages(text, **opts)])
+        out += [line for m in db.messages(text, **opts) for line in message_lines(m, root)]
     except notmuch2.NotmuchError as e:
         out.append("  error: %s" % status(e))
     return out

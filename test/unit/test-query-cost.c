@@ -193,6 +193,68 @@ TEST(thread_summary_work_does_not_grow_with_the_store)
     ASSERT_EQ(bad, 0);
 }
 
+/* The whole work (VM steps and pages, planning included) of reading text's oldest 50 messages after
+ * an offset of 10, or its oldest 50 threads with their summaries, through the API; *n gets how many. */
+static struct work oldest_first_work(maildex_db_t *db, const char *text, bool threads, int *n)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q = NULL;
+    maildex_messages_t *mi = NULL;
+    maildex_threads_t *ti = NULL;
+    maildex_message_t *m;
+    maildex_thread_t *t;
+
+    opts.sort = MAILDEX_SORT_OLDEST_FIRST;
+    opts.limit = 50;
+    opts.offset = threads ? 0 : 10;
+    opts.exclude_tags = excluded_tags;
+    opts.now = NOW;
+    *n = 0;
+    fixture_work_start(db);
+    ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
+    if (threads) {
+        ASSERT_EQ(maildex_query_search_threads(q, &ti), MAILDEX_STATUS_OK);
+        while (maildex_threads_next(ti, &t) == MAILDEX_STATUS_OK && t)
+            (*n)++;
+    } else {
+        ASSERT_EQ(maildex_query_search_messages(q, &mi), MAILDEX_STATUS_OK);
+        while (maildex_messages_next(mi, &m) == MAILDEX_STATUS_OK && m)
+            (*n)++;
+    }
+    maildex_query_destroy(q);
+    return fixture_work_done(db);
+}
+
+/* Oldest first, messages of one second come in the reverse of the key order the indexes stream them
+ * in; each such run is turned around as it is read (lib/read/key-order.c), never the whole stream, so
+ * the oldest 50 cost the same at both sizes (the bigger store reaches further back), as the newest 50
+ * do, --offset included. */
+TEST(oldest_first_limit_work_does_not_grow_with_the_store)
+{
+    static const char *const queries[] = {"*", "tag:inbox", "wsa", "from:carol", "folder:sent",
+                                          "wlo and tag:unread", "tag:inbox and not tag:unread"};
+    maildex_db_t *small_db = fixture_big_store(10000), *big_db = fixture_big_store(100000);
+    int bad = 0;
+
+    for (size_t i = 0; i < 2 * (sizeof queries / sizeof queries[0]); i++) {
+        const char *text = queries[i / 2];
+        const bool threads = i % 2;
+        int n1, n2;
+        struct work w1 = oldest_first_work(small_db, text, threads, &n1);
+        struct work w2 = oldest_first_work(big_db, text, threads, &n2);
+        double steps = (double) w2.steps / (double) (w1.steps ? w1.steps : 1);
+        double pages = (double) w2.pages / (double) (w1.pages ? w1.pages : 1);
+        printf("# oldest first %-30s %-8s %d/%d  VM steps %6" PRId64 " / %6" PRId64 " (%.2f)  pages %5" PRId64
+               " / %5" PRId64 " (%.2f)\n", text, threads ? "threads" : "messages", n1, n2, w1.steps, w2.steps,
+               steps, w1.pages, w2.pages, pages);
+        if (n1 != 50 || n2 != 50 || steps >= 1.5 || pages >= 2.5)
+            bad++;
+    }
+    maildex_db_close(small_db);
+    maildex_db_close(big_db);
+    ASSERT_EQ(bad, 0);
+}
+
 /* maildex_query_count_messages of text, its VM steps (planning included), and the count of its
  * stream made the slow way, for comparison. */
 static int64_t count_steps(maildex_db_t *db, const char *text, maildex_exclude_t exclude, uint64_t *n,
@@ -993,6 +1055,7 @@ TEST(sexp_queries_plan_as_their_infix_equals)
 
 TEST_MAIN(TEST_ENTRY(plans_never_sort_the_matches) TEST_ENTRY(limit_50_work_does_not_grow_with_the_store)
               TEST_ENTRY(thread_summary_work_does_not_grow_with_the_store)
+                  TEST_ENTRY(oldest_first_limit_work_does_not_grow_with_the_store)
                   TEST_ENTRY(counts_of_a_tag_or_everything_are_stored)
                       TEST_ENTRY(hard_queries_cost_the_sum_of_their_parts)
                           TEST_ENTRY(xor_of_prefixes_reads_a_part_on_the_side)

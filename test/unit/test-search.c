@@ -527,10 +527,12 @@ TEST(thread_summaries_as_notmuch)
 /* A store where two threads reach far back past hundreds of other matches: thread 1 is messages 0,
  * 300, 450 and 599 (0 the newest), thread 2 messages 5, 200 and 590; every other message is a thread
  * of its own. All say "common" but 200 and 450; 5 and 599 are spam. Even messages are in folder a,
- * odd ones in b; every tenth has a second file in b. */
-static maildex_db_t *far_store(void)
+ * odd ones in b; every tenth has a second file in b. With ties, message i has the date of i % 150, so
+ * 0, 150, 300 and 450 share one (three of thread 1), each four indexed in the order of their numbers
+ * (keys handed out downwards, as the writer does). */
+static maildex_db_t *far_store(bool ties)
 {
-    maildex_db_t *db = open_store("far");
+    maildex_db_t *db = open_store(ties ? "far-ties" : "far");
     char mid[32], author[32], files[64];
 
     exec(db, "BEGIN;"
@@ -546,10 +548,10 @@ static maildex_db_t *far_store(void)
             snprintf(files, sizeof files, "%d:f%d 2:g%d", 1 + i % 2, i, i);
         else
             snprintf(files, sizeof files, "%d:f%d", 1 + i % 2, i);
-        struct fx_msg m = {mid, thread, T0 - (int64_t) i * 600, author, author, "", "topic",
+        struct fx_msg m = {mid, thread, T0 - (int64_t) (ties ? i % 150 : i) * 600, author, author, "", "topic",
                            i == 200 || i == 450 ? "rare words" : "common words", "", "text/plain",
                            i == 5 || i == 599 ? "spam inbox" : "inbox", files, NULL, 1};
-        fx_add(db, &m, i);
+        fx_add(db, &m, ties ? 1000 - i : i);
     }
     exec(db, "COMMIT;");
     return db;
@@ -570,6 +572,7 @@ static int check_threads_against_messages(void *ctx, maildex_db_t *db, const cha
     maildex_thread_t *t;
     GHashTable *matching = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     GHashTable *per_thread = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    GArray *first_seen = g_array_new(FALSE, FALSE, sizeof(int64_t)); /* threads as the messages reach them */
     int count = 0;
 
     opts.exclude = exclude;
@@ -582,6 +585,8 @@ static int check_threads_against_messages(void *ctx, maildex_db_t *db, const cha
         g_hash_table_insert(matching, g_strdup(maildex_message_id(m)),
                             GINT_TO_POINTER(maildex_message_excluded(m) ? 2 : 1));
         int n = GPOINTER_TO_INT(g_hash_table_lookup(per_thread, &th));
+        if (n == 0)
+            g_array_append_val(first_seen, th);
         g_hash_table_insert(per_thread, g_memdup2(&th, sizeof th), GINT_TO_POINTER(n + 1));
     }
     maildex_messages_destroy(mi);
@@ -594,6 +599,8 @@ static int check_threads_against_messages(void *ctx, maildex_db_t *db, const cha
         char **terms = g_strsplit(mq ? mq : "", " ", -1);
         int named = 0, counted = 0;
         ASSERT(expected > 0);
+        /* threads come in the order the message stream first reaches them, as notmuch's do */
+        ASSERT_EQ(th, g_array_index(first_seen, int64_t, count));
         for (char **term = terms; *term; term++) {
             if (!**term)
                 continue;
@@ -618,15 +625,16 @@ static int check_threads_against_messages(void *ctx, maildex_db_t *db, const cha
     maildex_query_destroy(q);
     g_hash_table_destroy(matching);
     g_hash_table_destroy(per_thread);
+    g_array_free(first_seen, TRUE);
     return count;
 }
 
 /* Summaries learn which of a thread's messages match from the driving stream: read ahead, then one
  * ranged read, then a probe per message for what is still unknown. Each path must agree with the
  * plain message search, in both orders and every exclusion mode. */
-TEST(thread_matches_far_back)
+static void far_back(bool ties)
 {
-    maildex_db_t *db = far_store();
+    maildex_db_t *db = far_store(ties);
     void *ctx = talloc_new(NULL);
     char *first; /* thread 1's matched/total */
 
@@ -660,6 +668,144 @@ TEST(thread_matches_far_back)
     ASSERT_STR_EQ(first, "2/4");
     talloc_free(ctx);
     maildex_db_close(db);
+}
+
+TEST(thread_matches_far_back)
+{
+    far_back(false);
+}
+
+/* The same where messages come in fours of one date, members of one thread among them: the stream
+ * oldest first turns each four around (key-order.h), and what the summaries read ahead, range over and
+ * look up must follow that order. */
+TEST(thread_matches_far_back_through_equal_dates)
+{
+    far_back(true);
+}
+
+/* Messages of one second in the order they were indexed, both ways, as notmuch lists them (Xapian
+ * breaks timestamp ties by ascending document id): a, b, c and d share a date and were indexed in that
+ * order (keys handed out downwards within the second), d replying to a; e is a minute earlier, z a
+ * minute later. Offset and limit cut the list as ordered; threads follow their first match, and a
+ * thread's members, authors and subject take its ties in the same order. */
+TEST(equal_dates_in_indexing_order)
+{
+    static const struct fx_msg m[] = {
+        {"a@x", 1, T0, "A <a@x>", "A", "", "Alpha", "tie", "", "text/plain", "inbox", "1:a", NULL, 1},
+        {"b@x", 2, T0, "B <b@x>", "B", "", "Bravo", "tie", "", "text/plain", "inbox", "1:b", NULL, 1},
+        {"c@x", 3, T0, "C <c@x>", "C", "", "Charlie", "tie", "", "text/plain", "inbox", "1:c", NULL, 1},
+        {"d@x", 1, T0, "D <d@x>", "D", "", "Delta", "tie", "", "text/plain", "inbox", "1:d", "a@x", 1},
+        {"e@x", 4, T0 - 60, "E <e@x>", "E", "", "Echo", "early", "", "text/plain", "inbox", "1:e", NULL, 1},
+        {"z@x", 5, T0 + 60, "Z <z@x>", "Z", "", "Zulu", "late", "", "text/plain", "inbox", "1:z", NULL, 1},
+    };
+    static const int seq[] = {1000, 999, 998, 997, 1000, 1000};
+    const maildex_sort_t O = MAILDEX_SORT_OLDEST_FIRST, N = MAILDEX_SORT_NEWEST_FIRST;
+    maildex_db_t *db = open_store("ties");
+    void *ctx = talloc_new(NULL);
+
+    exec(db, "BEGIN; INSERT INTO folders(id, name) VALUES (1, '');"
+             "INSERT INTO directories(id, path, folder) VALUES (1, 'cur', 1);");
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        fx_add(db, &m[i], seq[i]);
+    exec(db, "COMMIT;");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, O, 0, -1), "e@x a@x b@x c@x d@x z@x");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, N, 0, -1), "z@x a@x b@x c@x d@x e@x");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, O, 2, 2), "b@x c@x");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, O, 1, 1), "a@x");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, O, 4, -1), "d@x z@x");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, O, 0, 0), "");
+    ASSERT_STR_EQ(ids(ctx, db, "*", 0, N, 3, 2), "c@x d@x");
+    ASSERT_STR_EQ(ids(ctx, db, "tie", 0, O, 0, -1), "a@x b@x c@x d@x");
+    ASSERT_STR_EQ(ids(ctx, db, "tie and not from:b@x", 0, O, 1, 2), "c@x d@x");
+    ASSERT_STR_EQ(thread_line(ctx, db, "tie", 0, O),
+                  "0000000000000001 1704103200 [2/2(2)] A, D; Alpha (inbox) {id:a@x id:d@x} {null}\n"
+                  "0000000000000002 1704103200 [1/1(1)] B; Bravo (inbox) {id:b@x} {null}\n"
+                  "0000000000000003 1704103200 [1/1(1)] C; Charlie (inbox) {id:c@x} {null}\n");
+    ASSERT_STR_EQ(thread_line(ctx, db, "tie or late", 0, N),
+                  "0000000000000005 1704103260 [1/1(1)] Z; Zulu (inbox) {id:z@x} {null}\n"
+                  "0000000000000001 1704103200 [2/2(2)] A, D; Alpha (inbox) {id:a@x id:d@x} {null}\n"
+                  "0000000000000002 1704103200 [1/1(1)] B; Bravo (inbox) {id:b@x} {null}\n"
+                  "0000000000000003 1704103200 [1/1(1)] C; Charlie (inbox) {id:c@x} {null}\n");
+    ASSERT_STR_EQ(thread_line(ctx, db, "id:d@x", 0, O),
+                  "0000000000000001 1704103200 [1/2(2)] D| A; Delta (inbox) {id:d@x} {id:a@x}\n");
+    talloc_free(ctx);
+    maildex_db_close(db);
+}
+
+/* A store of 200 messages of one second (the oldest) and `later` messages a minute apart after it. */
+static maildex_db_t *run_store(int later)
+{
+    char label[32], mid[32];
+    maildex_db_t *db;
+
+    snprintf(label, sizeof label, "run%d", later);
+    db = open_store(label);
+    exec(db, "BEGIN; INSERT INTO folders(id, name) VALUES (1, '');"
+             "INSERT INTO directories(id, path, folder) VALUES (1, 'cur', 1);");
+    for (int i = 0; i < 200 + later; i++) {
+        snprintf(mid, sizeof mid, "r%d@x", i);
+        struct fx_msg m = {mid, i + 1, i < 200 ? T0 : T0 + 60 * (i - 199), "R <r@x>", "R", "", "s", "word",
+                           "", "text/plain", "inbox", "", NULL, 1};
+        fx_add(db, &m, i < 200 ? 1000 - i : 1000);
+    }
+    exec(db, "COMMIT;");
+    return db;
+}
+
+/* VM steps of reading text's first `limit` messages or threads, oldest first; the Message-IDs read. */
+static int64_t oldest_steps(void *ctx, maildex_db_t *db, const char *text, bool threads, int limit, char **got)
+{
+    maildex_query_options_t opts = MAILDEX_QUERY_OPTIONS_INIT;
+    maildex_query_t *q;
+    maildex_messages_t *mi;
+    maildex_message_t *m;
+    maildex_threads_t *ti;
+    maildex_thread_t *t;
+    int64_t steps = 0;
+
+    opts.sort = MAILDEX_SORT_OLDEST_FIRST;
+    opts.limit = limit;
+    *got = talloc_strdup(ctx, "");
+    maildex__vm_steps_sweep(db->sql);
+    ASSERT_EQ(sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, maildex__vm_steps_finished, &steps), SQLITE_OK);
+    ASSERT_EQ(maildex_query_create(db, text, &opts, &q), MAILDEX_STATUS_OK);
+    if (threads) {
+        ASSERT_EQ(maildex_query_search_threads(q, &ti), MAILDEX_STATUS_OK);
+        while (maildex_threads_next(ti, &t) == MAILDEX_STATUS_OK && t)
+            *got = talloc_asprintf_append(*got, "%s ", maildex_thread_matched_query(t));
+    } else {
+        ASSERT_EQ(maildex_query_search_messages(q, &mi), MAILDEX_STATUS_OK);
+        while (maildex_messages_next(mi, &m) == MAILDEX_STATUS_OK && m)
+            *got = talloc_asprintf_append(*got, "%s ", maildex_message_id(m));
+    }
+    steps += maildex__vm_steps_sweep(db->sql);
+    maildex_query_destroy(q);
+    sqlite3_trace_v2(db->sql, 0, NULL, NULL);
+    return steps;
+}
+
+/* Oldest first, the first results of a run of one second are the last keys of its stream: the run is
+ * read whole, and no further (one key past it), so the work of --limit=2 follows the run's size, not
+ * the store's. */
+TEST(a_run_of_equal_dates_is_read_no_further_than_its_end)
+{
+    maildex_db_t *small_db = run_store(100), *big_db = run_store(3000);
+    void *ctx = talloc_new(NULL);
+    static const char *const queries[] = {"*", "word", "tag:inbox"};
+    char *a, *b;
+
+    for (size_t i = 0; i < 2 * (sizeof queries / sizeof queries[0]); i++) {
+        int64_t s1 = oldest_steps(ctx, small_db, queries[i / 2], i % 2, 2, &a);
+        int64_t s2 = oldest_steps(ctx, big_db, queries[i / 2], i % 2, 2, &b);
+        printf("# %-10s %-8s VM steps %6" PRId64 " / %6" PRId64 "\n", queries[i / 2],
+               i % 2 ? "threads" : "messages", s1, s2);
+        ASSERT_STR_EQ(a, i % 2 ? "id:r0@x id:r1@x " : "r0@x r1@x ");
+        ASSERT_STR_EQ(b, a);
+        ASSERT((double) s2 < 1.5 * (double) s1);
+    }
+    talloc_free(ctx);
+    maildex_db_close(small_db);
+    maildex_db_close(big_db);
 }
 
 TEST(counts_tags_and_suggestions)
@@ -710,5 +856,8 @@ TEST(counts_tags_and_suggestions)
 
 TEST_MAIN(TEST_ENTRY(every_prefix_and_operator) TEST_ENTRY(sort_offset_limit_and_errors)
               TEST_ENTRY(undated_messages_and_quoted_values) TEST_ENTRY(thread_summaries_as_notmuch)
-                  TEST_ENTRY(thread_matches_far_back) TEST_ENTRY(counts_tags_and_suggestions)
+                  TEST_ENTRY(thread_matches_far_back) TEST_ENTRY(thread_matches_far_back_through_equal_dates)
+                      TEST_ENTRY(equal_dates_in_indexing_order)
+                          TEST_ENTRY(a_run_of_equal_dates_is_read_no_further_than_its_end)
+                              TEST_ENTRY(counts_tags_and_suggestions)
                       TEST_ENTRY(sexp_queries))
