@@ -258,11 +258,11 @@ test_begin_subtest "without --foreground it detaches once started, and the detac
 maildex watch --log="$WLOG"
 started=$?
 wait_log 'watching'
-watch_pid=$(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$WLOG")
 deliver new detached@x
 found=$(indexed id:detached@x 1 && echo found)
-[ -n "$watch_pid" ] && kill -TERM "$watch_pid"
-test_expect_equal "$started:$found" "0:found"
+# --stop finds the detached watch by the store's watch lock (its log lines no longer end in its pid)
+stopped=$(maildex watch --stop > /dev/null 2>&1 && echo stopped)
+test_expect_equal "$started:$found:$stopped:$(maildex watch --status > /dev/null 2>&1; echo $?)" "0:found:stopped:1"
 
 test_begin_subtest "--debounce must be milliseconds from 1 to 60000"
 test_expect_code 1 maildex watch --foreground --debounce=0

@@ -150,6 +150,8 @@ watch_pid=$(sed -n 's/.*watching .*(pid \([0-9]*\))$/\1/p' "$ROTATED")
 mv "$ROTATED" "$ROTATED.1"
 kill -HUP "$watch_pid"
 WLOG=$ROTATED wait_log 'config reloaded'
+# the reload's full pass first: a message delivered during it is that pass's, not a round's
+WLOG=$ROTATED wait_log 'full pass: '
 deliver new rotated@x
 indexed id:rotated@x 1
 WLOG=$ROTATED wait_log 'post-new wrote this'

@@ -16,8 +16,11 @@
 /* A record is a few lines and up to WATCH_LOCK_THREADS_MAX thread ids; more than this is not ours. */
 #define RECORD_MAX 65536
 /* A holder writes its record just after it takes the lock; a reader that finds none complete (or
- * one that changes under it) looks again this many times, this far apart, then says "not known". */
-#define READ_TRIES 50
+ * one that changes under it) looks again this many times, this far apart, then says "not known".
+ * Up to 5 s: a holder descheduled on a loaded machine between its lock and its write took over the
+ * 0.5 s this was (the second of two watches started at once named no pid, T073 under load); a
+ * complete record ends the wait at the first look. */
+#define READ_TRIES 500
 #define READ_PAUSE_US 10000
 
 struct watch_lock {
